@@ -1,0 +1,750 @@
+"""The match: actions, the game state, legal actions and applying them.
+
+The state is mutable for speed, but ``apply`` checks an action completely
+before it changes anything, so an illegal action leaves the state as it was.
+Chance is data: ``DrawForDealer`` and ``Deal`` actions are built from an
+injected ``random.Random`` by ``chance_action`` outside ``apply``, so replaying
+the log needs no randomness. Scores and trick winners are never stored in the
+log; they are recomputed as the actions are applied.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final, TypeAlias
+
+from .cards import ALL_CARDS, Card, Suit, australian_deck, standard_deck
+from .rules import Bidding, Deck, FirstLead, Rules, TieBreak, TrumpMode
+from .scoring import leaders_tied, score_hand
+
+CHANCE: Final = -1
+"""The seat number of chance (the shuffle and the draw for dealer)."""
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; the message names the rule."""
+
+
+class Phase(StrEnum):
+    DRAW = "draw"  # R-DEALER-DRAW: drawing cards for the first dealer
+    DEAL = "deal"  # waiting for the shuffle and deal
+    BID = "bid"
+    TRUMP = "trump"  # R-TRUMP-BIDDER: the highest bidder names trump
+    PLAY = "play"
+    OVER = "over"  # the match has ended
+
+
+# --- Actions: small frozen values that name their seat. ---
+
+
+@dataclass(frozen=True, slots=True)
+class DrawForDealer:
+    """Chance: one round of the draw for first dealer; ``None`` for seats not drawing."""
+
+    cards: tuple[Card | None, ...]
+
+    @property
+    def seat(self) -> int:
+        return CHANCE
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance: every seat's hand (by seat) and the turned card, if any."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    turned: Card | None = None
+
+    @property
+    def seat(self) -> int:
+        return CHANCE
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    seat: int
+    bid: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeBid:
+    """R-BID-CHANGE: replace one's bid before the next player has bid."""
+
+    seat: int
+    bid: int
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump:
+    """R-TRUMP-BIDDER: a suit, or ``None`` for no trump."""
+
+    seat: int
+    suit: Suit | None
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play a card. Under Devil's Bridge a seat cannot see its card and plays
+    ``card=None``: "the card on my forehead"; the log records the real card."""
+
+    seat: int
+    card: Card | None
+
+
+Action: TypeAlias = DrawForDealer | Deal | Bid | ChangeBid | NameTrump | Play
+
+# Interned player actions, so legal_actions builds no objects in the hot path.
+_PLAYS: Final = tuple(tuple(Play(s, c) for c in ALL_CARDS) for s in range(7))
+_BLIND_PLAYS: Final = tuple(Play(s, None) for s in range(7))
+_BIDS: Final = tuple(tuple(Bid(s, b) for b in range(27)) for s in range(7))
+_CHANGES: Final = tuple(tuple(ChangeBid(s, b) for b in range(27)) for s in range(7))
+_NAMES: Final = tuple(tuple(NameTrump(s, t) for t in (*Suit, None)) for s in range(7))
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick: who led, the cards in playing order, who won."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def seat_of(self, i: int, players: int) -> int:
+        return (self.leader + i) % players
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One finished hand, recomputed from the actions."""
+
+    number: int  # 1-based
+    dealer: int
+    size: int
+    trump: Suit | None
+    turned: Card | None
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    scores: tuple[int, ...]
+    trump_namer: int | None
+    extra: bool  # R-TIE-EXTRA: played to break a tie
+
+    @property
+    def exact(self) -> tuple[bool, ...]:
+        return tuple(b == t for b, t in zip(self.bids, self.tricks, strict=True))
+
+
+class GameState:
+    """Everything about a match in progress. Read it; change it only with ``apply``."""
+
+    __slots__ = (
+        "bid_count",
+        "bids",
+        "change_seat",
+        "contenders",
+        "dealer",
+        "draws",
+        "exact",
+        "hand_log_start",
+        "hand_number",
+        "hand_size",
+        "hands",
+        "leader",
+        "log",
+        "phase",
+        "players",
+        "results",
+        "rules",
+        "taken",
+        "to_act",
+        "totals",
+        "trick",
+        "tricks",
+        "trump",
+        "trump_namer",
+        "turned",
+    )
+
+    rules: Rules
+    players: int
+    phase: Phase
+    hand_number: int  # 0-based index of the current hand
+    hand_size: int
+    dealer: int
+    contenders: tuple[int, ...]  # R-DEALER-DRAW: seats still drawing
+    draws: list[DrawForDealer]
+    hands: list[list[Card]]
+    turned: Card | None
+    trump: Suit | None
+    bids: list[int | None]
+    bid_count: int
+    to_act: int  # the seat to bid, name trump or play; CHANCE otherwise
+    change_seat: int | None  # R-BID-CHANGE: the seat that may still change its bid
+    trump_namer: int | None
+    leader: int  # the seat that led the current trick
+    trick: list[Card]  # the current trick, in playing order from the leader
+    tricks: list[Trick]  # finished tricks of this hand
+    taken: list[int]  # tricks taken this hand
+    results: list[HandResult]
+    totals: list[int]
+    exact: list[int]  # exact bids so far (R-TIE-EXACT)
+    log: list[Action]
+    hand_log_start: int  # index in log of this hand's Deal
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.players
+        self.rules = rules
+        self.players = n
+        self.hand_number = 0
+        self.hand_size = rules.schedule[0]
+        self.contenders = tuple(range(n))
+        self.draws = []
+        self.hands = [[] for _ in range(n)]
+        self.turned = None
+        self.trump = None
+        self.bids = [None] * n
+        self.bid_count = 0
+        self.to_act = CHANCE
+        self.change_seat = None
+        self.trump_namer = None
+        self.leader = 0
+        self.trick = []
+        self.tricks = []
+        self.taken = [0] * n
+        self.results = []
+        self.totals = [0] * n
+        self.exact = [0] * n
+        self.log = []
+        self.hand_log_start = 0
+        if rules.first_dealer is None:
+            self.phase = Phase.DRAW
+            self.dealer = 0
+        else:
+            self.phase = Phase.DEAL
+            self.dealer = rules.first_dealer
+
+    def clone(self) -> GameState:
+        """An independent copy (for search and what-if play)."""
+        other = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.draws = list(self.draws)
+        other.hands = [list(h) for h in self.hands]
+        other.bids = list(self.bids)
+        other.trick = list(self.trick)
+        other.tricks = list(self.tricks)
+        other.taken = list(self.taken)
+        other.results = list(self.results)
+        other.totals = list(self.totals)
+        other.exact = list(self.exact)
+        other.log = list(self.log)
+        return other
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def is_chance(self) -> bool:
+        """Is the next action chance's (a draw or a deal)?"""
+        return self.phase is Phase.DRAW or self.phase is Phase.DEAL
+
+    @property
+    def is_devils_bridge(self) -> bool:
+        """R-DEVILS-BRIDGE: is the current hand played with cards on foreheads?"""
+        return self.rules.is_devils_bridge_hand(self.hand_size)
+
+    @property
+    def first_bidder(self) -> int:
+        return (self.dealer + 1) % self.players  # R-BID-ORDER
+
+    @property
+    def is_extra_hand(self) -> bool:
+        return self.hand_number >= len(self.rules.schedule)
+
+    @property
+    def bidding_done(self) -> bool:
+        return self.bid_count == self.players
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState hand {self.hand_number + 1} ({self.hand_size} cards) phase={self.phase} "
+            f"dealer={self.dealer} to_act={self.to_act} totals={self.totals}>"
+        )
+
+
+def new_game(rules: Rules) -> GameState:
+    """A match at its start: the draw for dealer, or the first deal."""
+    return GameState(rules)
+
+
+# --- Who may act, and what they may do. ---
+
+
+def actors(state: GameState) -> tuple[int, ...]:
+    """The seats that may act now. Several under simultaneous bidding or while
+    a bid may still be changed; none while chance acts or after the end."""
+    phase = state.phase
+    if phase is Phase.PLAY or phase is Phase.TRUMP:
+        return (state.to_act,)
+    if phase is Phase.BID:
+        if state.rules.bidding is Bidding.SIMULTANEOUS:
+            return tuple(s for s, b in enumerate(state.bids) if b is None)
+        if state.change_seat is not None:
+            return (state.to_act, state.change_seat)
+        return (state.to_act,)
+    return ()
+
+
+def forbidden_bid(state: GameState, seat: int) -> int | None:
+    """R-HOOK: the bid the hook forbids ``seat`` now, if any."""
+    if not state.rules.hook or state.bid_count != state.players - 1 or state.bids[seat] is not None:
+        return None
+    total = sum(b for b in state.bids if b is not None)
+    hook = state.hand_size - total
+    return hook if 0 <= hook <= state.hand_size else None
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (empty if it may not act)."""
+    phase = state.phase
+    if phase is Phase.PLAY:
+        if seat != state.to_act:
+            return []
+        hand = state.hands[seat]
+        plays = _PLAYS[seat]
+        if state.rules.devils_bridge and state.hand_size == 1:
+            return [_BLIND_PLAYS[seat]]  # R-DEVILS-BRIDGE: the card is played unseen
+        trick = state.trick
+        if trick:
+            led = trick[0].suit
+            follow = [plays[c.index] for c in hand if c.suit is led]
+            if follow:  # R-FOLLOW
+                return _unique(follow) if state.rules.deck is Deck.AUSTRALIAN else follow  # type: ignore[return-value]
+        result = [plays[c.index] for c in hand]
+        return _unique(result) if state.rules.deck is Deck.AUSTRALIAN else result  # type: ignore[return-value]
+    if phase is Phase.BID:
+        size = state.hand_size
+        if state.rules.bidding is Bidding.SIMULTANEOUS:
+            if state.bids[seat] is not None:
+                return []
+            return list(_BIDS[seat][: size + 1])
+        if seat == state.to_act:
+            hook = forbidden_bid(state, seat)
+            return [b for b in _BIDS[seat][: size + 1] if b.bid != hook]
+        if seat == state.change_seat:
+            current = state.bids[seat]
+            return [c for c in _CHANGES[seat][: size + 1] if c.bid != current]
+        return []
+    if phase is Phase.TRUMP:
+        return list(_NAMES[seat]) if seat == state.to_act else []
+    return []
+
+
+def _unique(actions: list[Play]) -> list[Play]:
+    # R-DECK-AU: two identical cards in a hand are one choice.
+    return list(dict.fromkeys(actions))
+
+
+def check(state: GameState, action: Action) -> None:
+    """Raise ``IllegalActionError`` naming the rule if ``action`` is not legal now."""
+    checker = _CHECKS.get(type(action))
+    if checker is None:
+        raise IllegalActionError(f"{action!r} is not an Oh Hell action")
+    checker(state, action)
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    try:
+        check(state, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+def apply(state: GameState, action: Action) -> None:
+    """Check ``action`` and, if legal, play it; otherwise raise and change nothing."""
+    kind = type(action)
+    checker = _CHECKS.get(kind)
+    if checker is None:
+        raise IllegalActionError(f"{action!r} is not an Oh Hell action")
+    checker(state, action)
+    _DOS[kind](state, action)
+
+
+# --- Checks: raise before anything changes. ---
+
+
+def _check_seat(state: GameState, seat: object) -> None:
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise IllegalActionError(f"there is no seat {seat!r} at a {state.players}-player table")
+
+
+def _check_draw(state: GameState, action: DrawForDealer) -> None:
+    if state.phase is not Phase.DRAW:
+        raise IllegalActionError(f"no draw for dealer now: the phase is {state.phase}")
+    cards = action.cards
+    if len(cards) != state.players:
+        raise IllegalActionError(f"a draw names one card or none for each of {state.players} seats")
+    drawn = [c for c in cards if c is not None]
+    for seat, card in enumerate(cards):
+        if (card is not None) != (seat in state.contenders):
+            who = "draws" if seat in state.contenders else "is not drawing"
+            raise IllegalActionError(f"seat {seat} {who} in this round (R-DEALER-DRAW)")
+        if card is not None and not isinstance(card, Card):
+            raise IllegalActionError(f"seat {seat} drew {card!r}, which is not a card")
+    if len(set(drawn)) != len(drawn):
+        raise IllegalActionError("the same card was drawn twice from one pack (R-DEALER-DRAW)")
+
+
+def _pack(state: GameState) -> list[Card]:
+    if state.rules.deck is Deck.AUSTRALIAN:
+        return australian_deck(state.players)
+    return standard_deck()
+
+
+def _check_deal(state: GameState, action: Deal) -> None:
+    if state.phase is not Phase.DEAL:
+        raise IllegalActionError(f"no deal now: the phase is {state.phase}")
+    n, size = state.players, state.hand_size
+    hands = action.hands
+    if len(hands) != n:
+        raise IllegalActionError(f"a deal gives {n} hands, not {len(hands)}")
+    used: list[Card] = []
+    for seat, hand in enumerate(hands):
+        if len(hand) != size:
+            raise IllegalActionError(
+                f"hand {state.hand_number + 1} is {size} cards each, but seat {seat} got {len(hand)}"
+            )
+        for card in hand:
+            if not isinstance(card, Card):
+                raise IllegalActionError(f"seat {seat} was dealt {card!r}, which is not a card")
+        used.extend(hand)
+    turned = action.turned
+    left = state.rules.deck_size - n * size
+    if state.rules.trump is TrumpMode.TURN and left > 0:
+        if not isinstance(turned, Card):
+            raise IllegalActionError("after the deal the next card is turned for trump (R-TRUMP-TURN)")
+        used.append(turned)
+    elif turned is not None:
+        why = "every card is dealt (R-TRUMP-NONE-ALL-DEALT)" if left == 0 else "trump is not turned"
+        raise IllegalActionError(f"no card is turned: {why}")
+    pack = Counter(_pack(state))
+    dealt = Counter(used)
+    for card, count in dealt.items():
+        if count > pack[card]:
+            raise IllegalActionError(f"{card} is dealt {count} times but the pack has {pack[card]}")
+
+
+def _check_bid(state: GameState, action: Bid) -> None:
+    if state.phase is not Phase.BID:
+        raise IllegalActionError(f"no bidding now: the phase is {state.phase}")
+    seat, bid = action.seat, action.bid
+    _check_seat(state, seat)
+    if state.rules.bidding is Bidding.SIMULTANEOUS:
+        if state.bids[seat] is not None:
+            raise IllegalActionError(f"seat {seat} has already bid (R-BID-SIMULTANEOUS)")
+    elif seat != state.to_act:
+        raise IllegalActionError(f"it is seat {state.to_act}'s turn to bid, not seat {seat}'s (R-BID-ORDER)")
+    _check_bid_range(state, seat, bid)
+    hook = forbidden_bid(state, seat)
+    if bid == hook:
+        raise IllegalActionError(
+            f"the hook forbids seat {seat} to bid {bid}: the bids would total the "
+            f"{state.hand_size} tricks (R-HOOK)"
+        )
+
+
+def _check_bid_range(state: GameState, seat: int, bid: object) -> None:
+    if type(bid) is not int or not 0 <= bid <= state.hand_size:
+        raise IllegalActionError(
+            f"seat {seat} bid {bid!r}, but a bid is a number of tricks from 0 to "
+            f"{state.hand_size} (R-BID-RANGE)"
+        )
+
+
+def _check_change(state: GameState, action: ChangeBid) -> None:
+    if state.phase is not Phase.BID:
+        raise IllegalActionError(f"no bidding now: the phase is {state.phase}")
+    seat = action.seat
+    _check_seat(state, seat)
+    if not state.rules.bid_changes:
+        raise IllegalActionError("these rules do not allow a bid to be changed (R-BID-CHANGE)")
+    if seat != state.change_seat:
+        raise IllegalActionError(
+            f"seat {seat} may not change its bid: a bid may be changed only until "
+            "the next player has bid (R-BID-CHANGE)"
+        )
+    _check_bid_range(state, seat, action.bid)
+
+
+def _check_name(state: GameState, action: NameTrump) -> None:
+    if state.phase is not Phase.TRUMP:
+        raise IllegalActionError(f"no trump to name now: the phase is {state.phase}")
+    _check_seat(state, action.seat)
+    if action.seat != state.to_act:
+        raise IllegalActionError(
+            f"seat {state.to_act}, the highest bidder, names trump, not seat {action.seat} (R-TRUMP-BIDDER)"
+        )
+    if action.suit is not None and not isinstance(action.suit, Suit):
+        raise IllegalActionError(f"{action.suit!r} is not a suit or no trump")
+
+
+def _check_play(state: GameState, action: Play) -> None:
+    if state.phase is not Phase.PLAY:
+        raise IllegalActionError(f"no card may be played now: the phase is {state.phase}")
+    seat = action.seat
+    if seat != state.to_act:
+        _check_seat(state, seat)
+        raise IllegalActionError(f"it is seat {state.to_act}'s turn to play, not seat {seat}'s")
+    hand = state.hands[seat]
+    card = action.card
+    if card is None:
+        if not state.is_devils_bridge:
+            raise IllegalActionError("a card must be named, except on a Devil's Bridge hand")
+        return
+    if card not in hand:
+        raise IllegalActionError(f"seat {seat} does not hold {card}")
+    trick = state.trick
+    if trick:
+        led = trick[0].suit
+        if card.suit is not led:
+            for held in hand:
+                if held.suit is led:
+                    raise IllegalActionError(f"seat {seat} must follow {led.name.lower()} (R-FOLLOW)")
+
+
+# --- Doing: only after the check has passed. ---
+
+
+def _do_draw(state: GameState, action: DrawForDealer) -> None:
+    state.log.append(action)
+    state.draws.append(action)
+    top = max(c.rank for c in action.cards if c is not None)
+    best = tuple(s for s, c in enumerate(action.cards) if c is not None and c.rank == top)
+    if len(best) == 1:  # R-DEALER-DRAW: highest card deals
+        state.dealer = best[0]
+        state.phase = Phase.DEAL
+    state.contenders = best  # ties redraw
+
+
+def _do_deal(state: GameState, action: Deal) -> None:
+    rules = state.rules
+    state.hand_log_start = len(state.log)
+    state.log.append(action)
+    state.hands = [list(h) for h in action.hands]
+    state.turned = action.turned
+    mode = rules.trump
+    if mode is TrumpMode.TURN:  # R-TRUMP-TURN, R-TRUMP-NONE-ALL-DEALT
+        state.trump = action.turned.suit if action.turned is not None else None
+    elif mode is TrumpMode.ROTATE:  # R-TRUMP-ROTATE
+        state.trump = rules.trump_rotation[state.hand_number % len(rules.trump_rotation)]
+    elif mode is TrumpMode.FIXED:  # R-TRUMP-FIXED
+        state.trump = rules.trump_suit
+    else:
+        state.trump = None  # named later (R-TRUMP-BIDDER), or never
+    n = state.players
+    state.bids = [None] * n
+    state.bid_count = 0
+    state.change_seat = None
+    state.trump_namer = None
+    state.taken = [0] * n
+    state.trick = []
+    state.tricks = []
+    state.phase = Phase.BID
+    state.to_act = state.first_bidder
+
+
+def _do_bid(state: GameState, action: Bid) -> None:
+    state.log.append(action)
+    seat = action.seat
+    state.bids[seat] = action.bid
+    state.bid_count += 1
+    if state.rules.bidding is Bidding.SIMULTANEOUS:
+        if state.bid_count == state.players:
+            _end_bidding(state)  # R-BID-SIMULTANEOUS: all revealed together
+        return
+    if state.bid_count == state.players:
+        state.change_seat = None  # the dealer's left has bid already: no change
+        _end_bidding(state)
+        return
+    state.change_seat = seat if state.rules.bid_changes else None  # R-BID-CHANGE
+    state.to_act = (seat + 1) % state.players
+
+
+def _do_change(state: GameState, action: ChangeBid) -> None:
+    state.log.append(action)
+    state.bids[action.seat] = action.bid
+
+
+def _end_bidding(state: GameState) -> None:
+    if state.rules.trump is TrumpMode.BIDDER:
+        # R-TRUMP-BIDDER: the highest bid; on a tie the first of them in bidding order.
+        n, first = state.players, state.first_bidder
+        order = [(first + i) % n for i in range(n)]
+        namer = max(order, key=lambda s: (state.bids[s], -order.index(s)))
+        state.trump_namer = namer
+        state.phase = Phase.TRUMP
+        state.to_act = namer
+    else:
+        _start_play(state)
+
+
+def _start_play(state: GameState) -> None:
+    state.phase = Phase.PLAY
+    lead = state.dealer if state.rules.first_lead is FirstLead.DEALER else state.first_bidder
+    state.leader = lead  # R-LEAD-DEALER / R-LEAD-LEFT
+    state.to_act = lead
+
+
+def _do_name(state: GameState, action: NameTrump) -> None:
+    state.log.append(action)
+    state.trump = action.suit
+    _start_play(state)
+
+
+def _do_play(state: GameState, action: Play) -> None:
+    seat = action.seat
+    hand = state.hands[seat]
+    card = action.card
+    if card is None:  # R-DEVILS-BRIDGE: the unseen card; the log keeps the real one
+        card = hand[0]
+        action = _PLAYS[seat][card.index]
+    state.log.append(action)
+    hand.remove(card)
+    trick = state.trick
+    trick.append(card)
+    n = state.players
+    if len(trick) < n:
+        state.to_act = seat + 1 if seat + 1 < n else 0
+        return
+    # R-TRICK: highest trump, else highest of the suit led. ">=" makes the later
+    # of two identical cards win (R-DECK-AU); distinct cards never tie.
+    trump = state.trump
+    best = trick[0]
+    best_i = 0
+    for i in range(1, n):
+        c = trick[i]
+        if c.suit is best.suit:
+            if c.rank >= best.rank:
+                best, best_i = c, i
+        elif c.suit is trump:
+            best, best_i = c, i
+    winner = (state.leader + best_i) % n
+    state.tricks.append(Trick(state.leader, tuple(trick), winner))
+    state.taken[winner] += 1
+    state.trick = []
+    state.leader = winner
+    state.to_act = winner
+    if len(state.tricks) == state.hand_size:
+        _end_hand(state)
+
+
+def _end_hand(state: GameState) -> None:
+    rules = state.rules
+    bids = tuple(b for b in state.bids if b is not None)
+    scores = score_hand(
+        rules,
+        bids,
+        state.taken,
+        first_bidder=state.first_bidder,
+        trump_namer=state.trump_namer,
+        no_trump=state.trump is None,
+    )
+    result = HandResult(
+        number=state.hand_number + 1,
+        dealer=state.dealer,
+        size=state.hand_size,
+        trump=state.trump,
+        turned=state.turned,
+        bids=bids,
+        tricks=tuple(state.taken),
+        scores=scores,
+        trump_namer=state.trump_namer,
+        extra=state.is_extra_hand,
+    )
+    state.results.append(result)
+    for s in range(state.players):
+        state.totals[s] += scores[s]
+        if bids[s] == state.taken[s]:
+            state.exact[s] += 1
+    state.hand_number += 1
+    state.to_act = CHANCE
+    state.dealer = (state.dealer + 1) % state.players  # R-DEALER-ROTATE
+    schedule = rules.schedule
+    if state.hand_number < len(schedule):
+        state.hand_size = schedule[state.hand_number]
+        state.phase = Phase.DEAL
+    elif rules.tie_break is TieBreak.EXTRA_HANDS and leaders_tied(rules, state.totals):
+        state.hand_size = schedule[-1]  # R-TIE-EXTRA: another hand of that size
+        state.phase = Phase.DEAL
+    else:
+        state.phase = Phase.OVER
+
+
+_CHECKS: Final[dict[type, Callable[[GameState, object], None]]] = {
+    Play: _check_play,  # type: ignore[dict-item]
+    Bid: _check_bid,  # type: ignore[dict-item]
+    ChangeBid: _check_change,  # type: ignore[dict-item]
+    NameTrump: _check_name,  # type: ignore[dict-item]
+    Deal: _check_deal,  # type: ignore[dict-item]
+    DrawForDealer: _check_draw,  # type: ignore[dict-item]
+}
+_DOS: Final[dict[type, Callable[[GameState, object], None]]] = {
+    Play: _do_play,  # type: ignore[dict-item]
+    Bid: _do_bid,  # type: ignore[dict-item]
+    ChangeBid: _do_change,  # type: ignore[dict-item]
+    NameTrump: _do_name,  # type: ignore[dict-item]
+    Deal: _do_deal,  # type: ignore[dict-item]
+    DrawForDealer: _do_draw,  # type: ignore[dict-item]
+}
+
+
+# --- Chance, from an injected random.Random. ---
+
+
+def deal_from(pack: list[Card], dealer: int, players: int, size: int) -> tuple[tuple[Card, ...], ...]:
+    """R-DEAL: deal a pack in its order singly, clockwise, starting left of the dealer.
+
+    Returns the hands by seat; card k of the pack goes to seat dealer + 1 + k.
+    """
+    first = (dealer + 1) % players
+    count = players * size
+    hands: list[tuple[Card, ...]] = [()] * players
+    for j in range(players):
+        hands[(first + j) % players] = tuple(pack[j:count:players])
+    return tuple(hands)
+
+
+def chance_action(state: GameState, rng: random.Random) -> DrawForDealer | Deal:
+    """The next chance action (a draw round or a shuffled deal), built from ``rng``."""
+    if state.phase is Phase.DRAW:
+        # R-DEALER-DRAW: each contender draws from one shuffled 52-card pack.
+        drawn = rng.sample(ALL_CARDS, len(state.contenders))
+        cards: list[Card | None] = [None] * state.players
+        for seat, card in zip(state.contenders, drawn, strict=True):
+            cards[seat] = card
+        return DrawForDealer(tuple(cards))
+    if state.phase is Phase.DEAL:
+        pack = _pack(state)  # R-DECK-2: a fresh pack for every deal
+        rng.shuffle(pack)
+        n, size = state.players, state.hand_size
+        hands = deal_from(pack, state.dealer, n, size)
+        turned = None
+        if state.rules.trump is TrumpMode.TURN and n * size < len(pack):
+            turned = pack[n * size]  # R-TRUMP-TURN: the next card
+        return Deal(hands, turned)
+    raise IllegalActionError(f"chance does not act now: the phase is {state.phase}")
+
+
+def advance_chance(state: GameState, rng: random.Random) -> list[Action]:
+    """Apply chance actions until a player must act or the match is over."""
+    done: list[Action] = []
+    while state.phase is Phase.DRAW or state.phase is Phase.DEAL:
+        action = chance_action(state, rng)
+        apply(state, action)
+        done.append(action)
+    return done

@@ -1,0 +1,282 @@
+"""The game record: a line-oriented text file that replays a match exactly.
+
+A record holds the rules (every option, so a later change of a preset cannot
+change an old record's meaning), the seats' names, free tags, and every action
+with the deals included, so replaying needs no randomness. Scores, trick
+winners and dealers are not stored: they are recomputed. See
+docs/record-format.md for the format.
+
+>>> from ohhell.rules import PRESETS
+>>> rec = loads(dumps(Record(PRESETS["pagat"], ("Ann", "Bob", "Cid", "Dee"), ())))
+>>> rec.seats
+('Ann', 'Bob', 'Cid', 'Dee')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .cards import Card, CardError, Suit
+from .game import (
+    Action,
+    Bid,
+    ChangeBid,
+    Deal,
+    DrawForDealer,
+    GameState,
+    IllegalActionError,
+    NameTrump,
+    Phase,
+    Play,
+    apply,
+    new_game,
+)
+from .rules import OPTION_NAMES, PRESETS, Rules, RulesError, format_option, parse_option
+
+MAGIC = "ohhell-record 1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; says where and why."""
+
+    def __init__(
+        self, message: str, *, line: int | None = None, hand: int | None = None, action: int | None = None
+    ) -> None:
+        where = []
+        if line is not None:
+            where.append(f"line {line}")
+        if hand is not None:
+            where.append(f"hand {hand}")
+        if action is not None:
+            where.append(f"action {action}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        self.line = line
+        self.hand = hand
+        self.action = action
+
+
+@dataclass(frozen=True)
+class Record:
+    """A match as data: rules, seat names, tags and the action log."""
+
+    rules: Rules
+    seats: tuple[str, ...]
+    actions: tuple[Action, ...]
+    tags: tuple[tuple[str, str], ...] = ()
+    lines: tuple[int, ...] = field(default=(), compare=False, repr=False)  # source line per action
+
+    @classmethod
+    def from_state(
+        cls, state: GameState, seats: Iterable[str] | None = None, tags: Iterable[tuple[str, str]] = ()
+    ) -> Record:
+        names = tuple(seats) if seats is not None else tuple(f"Seat {s + 1}" for s in range(state.players))
+        return cls(state.rules, names, tuple(state.log), tuple(tags))
+
+    def replay(self, *, complete: bool = False) -> GameState:
+        """Apply every action to a new match; a broken rule raises RecordError
+        naming the line, hand and action number. ``complete`` also refuses a
+        record that stops before the match is over."""
+        state = new_game(self.rules)
+        for i, action in enumerate(self.actions):
+            try:
+                apply(state, action)
+            except IllegalActionError as err:
+                line = self.lines[i] if i < len(self.lines) else None
+                raise RecordError(str(err), line=line, hand=state.hand_number + 1, action=i + 1) from None
+        if complete and state.phase is not Phase.OVER:
+            raise RecordError(
+                f"the record stops before the match is over ({describe_next(state)})",
+                hand=state.hand_number + 1,
+                action=len(self.actions),
+            )
+        return state
+
+
+def describe_next(state: GameState) -> str:
+    """A short phrase for what the match waits for."""
+    if state.phase is Phase.DRAW:
+        return "the draw for dealer"
+    if state.phase is Phase.DEAL:
+        return f"the deal of hand {state.hand_number + 1}"
+    if state.phase is Phase.OVER:
+        return "nothing: the match is over"
+    verb = {Phase.BID: "bid", Phase.TRUMP: "name trump", Phase.PLAY: "play"}[state.phase]
+    return f"seat {state.to_act} to {verb}"
+
+
+# --- Writing ---
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return ",".join(str(c) for c in cards)
+
+
+def format_action(action: Action) -> str:
+    """One action as a record line (without the line break)."""
+    match action:
+        case Play(seat, card):
+            return f"play {seat} {card if card is not None else '?'}"
+        case Bid(seat, bid):
+            return f"bid {seat} {bid}"
+        case ChangeBid(seat, bid):
+            return f"change {seat} {bid}"
+        case NameTrump(seat, suit):
+            return f"trump {seat} {suit.letter if suit is not None else 'NT'}"
+        case Deal(hands, turned):
+            parts = " ".join(f"{s}:{_cards(h)}" for s, h in enumerate(hands))
+            return f"deal {parts} turn:{turned if turned is not None else '-'}"
+        case DrawForDealer(cards):
+            return "draw " + " ".join(str(c) if c is not None else "-" for c in cards)
+    raise TypeError(f"not an action: {action!r}")
+
+
+def dumps(record: Record) -> str:
+    """The record as text; ``loads(dumps(r)) == r``."""
+    out = [MAGIC]
+    preset = next((name for name, r in PRESETS.items() if r == record.rules), None)
+    if preset is not None:
+        out.append(f"# rules of the preset {preset}")
+    for name in OPTION_NAMES:
+        out.append(f"rule {name.replace('_', '-')} {format_option(name, getattr(record.rules, name))}")
+    for i, name in enumerate(record.seats):
+        out.append(f"seat {i} {name}")
+    for key, value in record.tags:
+        out.append(f"tag {key} {value}")
+    hand = 0
+    for action in record.actions:
+        if isinstance(action, Deal):
+            hand += 1
+            out.append(f"# hand {hand}: {len(action.hands[0])} cards")
+        out.append(format_action(action))
+    return "\n".join(out) + "\n"
+
+
+def dump(record: Record, path: str | os.PathLike[str]) -> None:
+    """Write a record to a file, atomically: a crash never leaves half a record."""
+    tmp = f"{os.fspath(path)}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(dumps(record))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+# --- Reading ---
+
+
+def _int(word: str, what: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise ValueError(f"{what} must be a whole number, not {word!r}") from None
+
+
+def _card(word: str) -> Card:
+    return Card.parse(word)
+
+
+def parse_action(line: str) -> Action:
+    """Read one action line; raise ValueError saying what is wrong."""
+    words = line.split()
+    verb, args = words[0], words[1:]
+
+    def need(k: int, form: str) -> None:
+        if len(args) != k:
+            raise ValueError(f"'{verb}' takes {form}, got {len(args)} words")
+
+    if verb == "play":
+        need(2, "a seat and a card")
+        card = None if args[1] == "?" else _card(args[1])
+        return Play(_int(args[0], "the seat"), card)
+    if verb in ("bid", "change"):
+        need(2, "a seat and a number of tricks")
+        seat, bid = _int(args[0], "the seat"), _int(args[1], "the bid")
+        return Bid(seat, bid) if verb == "bid" else ChangeBid(seat, bid)
+    if verb == "trump":
+        need(2, "a seat and a suit or NT")
+        suit = None if args[1].upper() == "NT" else Suit.parse(args[1])
+        return NameTrump(_int(args[0], "the seat"), suit)
+    if verb == "draw":
+        if not args:
+            raise ValueError("'draw' takes a card or - for each seat")
+        return DrawForDealer(tuple(None if w == "-" else _card(w) for w in args))
+    if verb == "deal":
+        if not args or not args[-1].startswith("turn:"):
+            raise ValueError("'deal' takes seat:cards for every seat, then turn:card or turn:-")
+        turn = args[-1][5:]
+        hands = []
+        for i, part in enumerate(args[:-1]):
+            seat_text, sep, cards = part.partition(":")
+            if not sep or _int(seat_text, "the seat") != i:
+                raise ValueError(f"'deal' lists the seats in order as 0:cards 1:cards ...; got {part!r}")
+            hands.append(tuple(_card(c) for c in cards.split(",") if c))
+        return Deal(tuple(hands), None if turn == "-" else _card(turn))
+    raise ValueError(
+        f"unknown line '{verb}': expected rule, seat, tag, draw, deal, bid, change, trump or play"
+    )
+
+
+def loads(text: str) -> Record:
+    """Read a record from text, refusing a bad line with its number and reason.
+
+    This checks the form only; ``Record.replay`` checks the rules.
+    """
+    lines = text.splitlines()
+    first = next((i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")), None)
+    if first is None or lines[first].strip() != MAGIC:
+        raise RecordError(f"not a game record: the first line must be '{MAGIC}'", line=(first or 0) + 1)
+    options: dict[str, object] = {}
+    seats: dict[int, str] = {}
+    tags: list[tuple[str, str]] = []
+    actions: list[Action] = []
+    at: list[int] = []
+    for number, raw in enumerate(lines[first + 1 :], start=first + 2):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        verb, _, rest = line.partition(" ")
+        try:
+            if verb == "rule":
+                if actions:
+                    raise ValueError("rules must come before the first action")
+                name, _, value = rest.strip().partition(" ")
+                key, parsed = parse_option(name, value)
+                if key in options:
+                    raise ValueError(f"the rule {name} is given twice")
+                options[key] = parsed
+            elif verb == "seat":
+                index, _, name = rest.strip().partition(" ")
+                seat = _int(index, "the seat")
+                if seat in seats or seat != len(seats):
+                    raise ValueError(f"seats must be listed once each, in order 0, 1, 2...; got seat {seat}")
+                seats[seat] = name.strip()
+            elif verb == "tag":
+                key, _, value = rest.strip().partition(" ")
+                if not key:
+                    raise ValueError("a tag needs a name")
+                tags.append((key, value.strip()))
+            else:
+                actions.append(parse_action(line))
+                at.append(number)
+        except (ValueError, CardError, RulesError) as err:
+            raise RecordError(str(err), line=number) from None
+    missing = [n for n in OPTION_NAMES if n not in options]
+    if missing:
+        raise RecordError(f"the record does not give the rule {missing[0].replace('_', '-')}")
+    try:
+        rules = Rules(**options)  # type: ignore[arg-type]
+    except RulesError as err:
+        raise RecordError(f"the record's rules cannot be played: {err}") from None
+    if len(seats) != rules.players:
+        raise RecordError(
+            f"the rules are for {rules.players} players but the record names {len(seats)} seats"
+        )
+    return Record(rules, tuple(seats[i] for i in range(len(seats))), tuple(actions), tuple(tags), tuple(at))
+
+
+def load(path: str | os.PathLike[str]) -> Record:
+    """Read a record file (see ``loads``)."""
+    with open(path, encoding="utf-8") as f:
+        return loads(f.read())

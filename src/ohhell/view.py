@@ -1,0 +1,351 @@
+"""What one seat may know: ``observe``, ``sample_world`` and the visible log.
+
+``observe(state, seat)`` is the only view of a match that leaves the core: bots,
+front ends and servers receive observations, never the state. It holds the
+seat's own hand (under Devil's Bridge every other hand and not its own), the
+turned card, bids as far as they are revealed, the tricks, scores and the
+legal actions. ``seat=None`` is a spectator, who sees only what is public.
+``sample_world`` deals the unseen cards consistently with an observation
+(hand sizes, the turned card, cards played, voids shown) for search bots.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
+
+from .cards import Card, Suit, australian_deck, standard_deck
+from .game import (
+    Action,
+    Bid,
+    ChangeBid,
+    Deal,
+    DrawForDealer,
+    GameState,
+    HandResult,
+    Phase,
+    Trick,
+    actors,
+    forbidden_bid,
+    legal_actions,
+)
+from .rules import Bidding, Deck, Rules, TrumpMode
+from .scoring import bid_balance
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Everything one seat (or a spectator, ``seat=None``) may know now."""
+
+    seat: int | None
+    rules: Rules
+    phase: Phase
+    hand_number: int  # 0-based
+    hand_size: int
+    dealer: int
+    extra_hand: bool  # R-TIE-EXTRA
+    devils_bridge: bool  # R-DEVILS-BRIDGE: this hand is played blind
+    hands: tuple[tuple[Card, ...] | None, ...]  # by seat; None where unseen
+    hand_counts: tuple[int, ...]  # cards each seat holds
+    turned: Card | None
+    trump: Suit | None
+    trump_decided: bool  # False while the highest bidder has still to name it
+    trump_namer: int | None
+    bids: tuple[int | None, ...]  # None: not bid yet, or sealed (see has_bid)
+    has_bid: tuple[bool, ...]
+    balance: str | None  # R-BID-ANNOUNCE: "under", "over" or "even" once bidding is done
+    actors: tuple[int, ...]
+    forbidden_bid: int | None  # R-HOOK: the bid the hook forbids the bidder now
+    leader: int
+    trick: tuple[tuple[int, Card], ...]  # the current trick: (seat, card) in order
+    tricks: tuple[Trick, ...]  # finished tricks of this hand
+    taken: tuple[int, ...]
+    voids: tuple[frozenset[Suit], ...]  # suits each seat has shown it lacks this hand
+    draws: tuple[DrawForDealer, ...]
+    results: tuple[HandResult, ...]
+    totals: tuple[int, ...]
+    exact: tuple[int, ...]
+    legal_actions: tuple[Action, ...]
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """This seat's own cards as far as it can see them (none under Devil's Bridge)."""
+        if self.seat is None:
+            return ()
+        return self.hands[self.seat] or ()
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.seat is not None and self.seat in self.actors
+
+    def played_cards(self) -> list[Card]:
+        """Every card played this hand, finished tricks first."""
+        cards = [c for t in self.tricks for c in t.cards]
+        cards.extend(c for _, c in self.trick)
+        return cards
+
+
+def _voids(state: GameState) -> tuple[frozenset[Suit], ...]:
+    n = state.players
+    voids: list[set[Suit]] = [set() for _ in range(n)]
+    for trick in state.tricks:
+        led = trick.cards[0].suit
+        for i, card in enumerate(trick.cards):
+            if card.suit is not led:
+                voids[(trick.leader + i) % n].add(led)
+    if state.trick:
+        led = state.trick[0].suit
+        for i, card in enumerate(state.trick):
+            if card.suit is not led:
+                voids[(state.leader + i) % n].add(led)
+    return tuple(frozenset(v) for v in voids)
+
+
+def can_see_hand(state: GameState, viewer: int | None, owner: int) -> bool:
+    """May ``viewer`` see the cards that ``owner`` holds now?"""
+    if viewer is None:
+        return False
+    if state.is_devils_bridge and state.phase is not Phase.DEAL:
+        return viewer != owner  # R-DEVILS-BRIDGE: every card but one's own
+    return viewer == owner
+
+
+def observe(state: GameState, seat: int | None) -> Observation:
+    """What ``seat`` may know now; ``None`` gives the spectator's view."""
+    n = state.players
+    if seat is not None and not 0 <= seat < n:
+        raise ValueError(f"there is no seat {seat} at a {n}-player table")
+    sealed = state.rules.bidding is Bidding.SIMULTANEOUS and state.phase is Phase.BID
+    bids = tuple(
+        b if (not sealed or s == seat) else None for s, b in enumerate(state.bids)
+    )  # R-BID-SIMULTANEOUS: others' bids stay sealed until all are in
+    in_hand = state.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY)
+    hands = tuple(
+        tuple(state.hands[s]) if in_hand and can_see_hand(state, seat, s) else None for s in range(n)
+    )
+    done = state.bidding_done and in_hand
+    trump_decided = in_hand and (state.rules.trump is not TrumpMode.BIDDER or state.phase is Phase.PLAY)
+    who = actors(state)
+    return Observation(
+        seat=seat,
+        rules=state.rules,
+        phase=state.phase,
+        hand_number=state.hand_number,
+        hand_size=state.hand_size,
+        dealer=state.dealer,
+        extra_hand=state.is_extra_hand,
+        devils_bridge=state.is_devils_bridge,
+        hands=hands,
+        hand_counts=tuple(len(h) for h in state.hands) if in_hand else (0,) * n,
+        turned=state.turned if in_hand else None,
+        trump=state.trump if trump_decided else None,
+        trump_decided=trump_decided,
+        trump_namer=state.trump_namer if in_hand else None,
+        bids=bids if in_hand else (None,) * n,
+        has_bid=tuple(b is not None for b in state.bids) if in_hand else (False,) * n,
+        balance=bid_balance([b for b in state.bids if b is not None], state.hand_size) if done else None,
+        actors=who,
+        forbidden_bid=forbidden_bid(state, state.to_act) if state.phase is Phase.BID else None,
+        leader=state.leader,
+        trick=tuple(((state.leader + i) % n, c) for i, c in enumerate(state.trick)),
+        tricks=tuple(state.tricks) if in_hand else (),
+        taken=tuple(state.taken) if in_hand else (0,) * n,
+        voids=_voids(state) if in_hand else (frozenset(),) * n,
+        draws=tuple(state.draws),
+        results=tuple(state.results),
+        totals=tuple(state.totals),
+        exact=tuple(state.exact),
+        legal_actions=tuple(legal_actions(state, seat)) if seat is not None and seat in who else (),
+    )
+
+
+# --- The visible log: the action log as one seat may see it. ---
+
+
+@dataclass(frozen=True, slots=True)
+class SeenDeal:
+    """A deal as one seat sees it: the hands it may see, ``None`` for the rest."""
+
+    hands: tuple[tuple[Card, ...] | None, ...]
+    turned: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class SealedBid:
+    """R-BID-SIMULTANEOUS: a seat has bid, but the bid is not revealed yet."""
+
+    seat: int
+
+
+SeenAction = Action | SeenDeal | SealedBid
+
+
+def visible_log(state: GameState, seat: int | None) -> list[SeenAction]:
+    """The log as ``seat`` may see it (``None``: a spectator). Deals show only
+    the hands that seat may see; sealed bids stay sealed until revealed."""
+    rules = state.rules
+    out: list[SeenAction] = []
+    sealed_from = len(state.log)
+    if rules.bidding is Bidding.SIMULTANEOUS and state.phase is Phase.BID:
+        sealed_from = state.hand_log_start + 1  # the current hand's bids are still sealed
+    for i, action in enumerate(state.log):
+        if isinstance(action, Deal):
+            blind = rules.is_devils_bridge_hand(len(action.hands[0]))
+            shown = tuple(
+                h if seat is not None and ((s != seat) if blind else (s == seat)) else None
+                for s, h in enumerate(action.hands)
+            )
+            out.append(SeenDeal(shown, action.turned))
+        elif isinstance(action, (Bid, ChangeBid)) and i >= sealed_from and action.seat != seat:
+            out.append(SealedBid(action.seat))
+        else:
+            out.append(action)
+    return out
+
+
+# --- Sampling worlds consistent with an observation. ---
+
+
+def _pack(rules: Rules) -> list[Card]:
+    return australian_deck(rules.players) if rules.deck is Deck.AUSTRALIAN else standard_deck()
+
+
+def unseen_cards(obs: Observation) -> list[Card]:
+    """The cards this seat cannot place: in hidden hands or in the stock."""
+    left = Counter(_pack(obs.rules))
+    for hand in obs.hands:
+        if hand is not None:
+            left.subtract(hand)
+    if obs.turned is not None:
+        left[obs.turned] -= 1
+    left.subtract(obs.played_cards())
+    return sorted(left.elements())
+
+
+def _feasible(demand: dict[Suit, int], capacity: list[int], accepts: list[frozenset[Suit]]) -> bool:
+    # Hall's condition for a transportation problem: every set of suits must
+    # fit into the places that accept at least one of them.
+    suits = [s for s, k in demand.items() if k]
+    for r in range(1, len(suits) + 1):
+        for subset in combinations(suits, r):
+            need = sum(demand[s] for s in subset)
+            room = sum(c for c, ok in zip(capacity, accepts, strict=True) if not ok.isdisjoint(subset))
+            if need > room:
+                return False
+    return True
+
+
+def sample_hands(obs: Observation, rng: random.Random) -> tuple[tuple[Card, ...], ...]:
+    """Every seat's hand in a deal consistent with ``obs``, seen hands kept.
+
+    Raises ``ValueError`` if no deal fits (which means the observation is corrupt).
+    """
+    n = obs.players
+    hidden = [s for s in range(n) if obs.hands[s] is None]
+    pool = unseen_cards(obs)
+    counts = [obs.hand_counts[s] for s in hidden]
+    dealt = [list(h) if h is not None else [] for h in obs.hands]
+    if not hidden:
+        return tuple(tuple(h) for h in dealt)
+    stock = len(pool) - sum(counts)
+    if stock < 0:
+        raise ValueError("the observation hides more cards than there are unseen")
+    all_suits = frozenset(Suit)
+    accepts = [all_suits - obs.voids[s] for s in hidden]
+    if all(a == all_suits for a in accepts):
+        rng.shuffle(pool)  # no voids: one shuffle is a uniform sample
+        at = 0
+        for s, k in zip(hidden, counts, strict=True):
+            dealt[s] = pool[at : at + k]
+            at += k
+        return tuple(tuple(h) for h in dealt)
+    for _ in range(8):  # rejection first: uniform whenever it succeeds
+        rng.shuffle(pool)
+        at, ok = 0, True
+        for s, k, acc in zip(hidden, counts, accepts, strict=True):
+            part = pool[at : at + k]
+            if any(c.suit not in acc for c in part):
+                ok = False
+                break
+            dealt[s] = part
+            at += k
+        if ok:
+            return tuple(tuple(h) for h in dealt)
+    return _constructive(pool, hidden, counts, accepts, dealt, stock, rng)
+
+
+def _constructive(
+    pool: list[Card],
+    hidden: list[int],
+    counts: list[int],
+    accepts: list[frozenset[Suit]],
+    dealt: list[list[Card]],
+    stock: int,
+    rng: random.Random,
+) -> tuple[tuple[Card, ...], ...]:
+    # Card by card to a random place with room, never to one that would leave
+    # the rest unplaceable; the stock accepts any suit.
+    for s in hidden:
+        dealt[s] = []  # undo any partial rejection attempt
+    capacity = [*counts, stock]
+    places = [*accepts, frozenset(Suit)]
+    demand: dict[Suit, int] = dict(Counter(c.suit for c in pool))
+    if not _feasible(demand, capacity, places):
+        raise ValueError("no deal of the unseen cards agrees with the voids shown")
+    rng.shuffle(pool)
+    pool.sort(key=lambda c: sum(1 for p in places if c.suit in p))  # most constrained first
+    for card in pool:
+        options = [i for i, p in enumerate(places) if capacity[i] and card.suit in p]
+        rng.shuffle(options)
+        options.sort(key=lambda i: -capacity[i] * rng.random())
+        demand[card.suit] -= 1
+        for i in options:
+            capacity[i] -= 1
+            if _feasible(demand, capacity, places):
+                if i < len(hidden):
+                    dealt[hidden[i]].append(card)
+                break
+            capacity[i] += 1
+        else:  # pragma: no cover - feasibility was checked before each step
+            raise ValueError("no deal of the unseen cards agrees with the voids shown")
+    return tuple(tuple(h) for h in dealt)
+
+
+def sample_world(obs: Observation, rng: random.Random) -> GameState:
+    """A full game state consistent with ``obs``: unseen cards dealt at random
+    (respecting voids and the turned card), sealed bids of others unmade.
+
+    The world has no action log of past hands; its results and totals are the
+    observation's. Bots search it with ``clone``, ``legal_actions`` and ``apply``.
+    """
+    hands = sample_hands(obs, rng)
+    state = GameState(obs.rules)
+    state.phase = obs.phase
+    state.hand_number = obs.hand_number
+    state.hand_size = obs.hand_size
+    state.dealer = obs.dealer
+    state.hands = [list(h) for h in hands]
+    state.turned = obs.turned
+    state.trump = obs.trump
+    state.trump_namer = obs.trump_namer
+    state.bids = list(obs.bids)
+    state.bid_count = sum(1 for b in obs.bids if b is not None)
+    state.to_act = obs.actors[0] if obs.actors else -1
+    if obs.phase is Phase.BID and obs.rules.bidding is Bidding.SEQUENTIAL:
+        state.to_act = (obs.dealer + 1 + state.bid_count) % obs.players
+    state.change_seat = obs.actors[1] if obs.phase is Phase.BID and len(obs.actors) == 2 else None
+    state.leader = obs.leader
+    state.trick = [c for _, c in obs.trick]
+    state.tricks = list(obs.tricks)
+    state.taken = list(obs.taken)
+    state.results = list(obs.results)
+    state.totals = list(obs.totals)
+    state.exact = list(obs.exact)
+    state.draws = list(obs.draws)
+    return state
