@@ -432,9 +432,13 @@ def _check_deal(state: GameState, action: Deal) -> None:
     elif turned is not None:
         why = "every card is dealt (R-TRUMP-NONE-ALL-DEALT)" if left == 0 else "trump is not turned"
         raise IllegalActionError(f"no card is turned: {why}")
-    pack = Counter(_pack(state))
-    dealt = Counter(used)
-    for card, count in dealt.items():
+    if state.rules.deck is Deck.STANDARD:
+        if len(set(used)) == len(used):  # 52 distinct values: no card twice is enough
+            return
+        pack = Counter(ALL_CARDS)
+    else:
+        pack = Counter(_pack(state))
+    for card, count in Counter(used).items():
         if count > pack[card]:
             raise IllegalActionError(f"{card} is dealt {count} times but the pack has {pack[card]}")
 
