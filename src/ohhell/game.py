@@ -483,6 +483,8 @@ def _check_change(state: GameState, action: ChangeBid) -> None:
             "the next player has bid (R-BID-CHANGE)"
         )
     _check_bid_range(state, seat, action.bid)
+    if action.bid == state.bids[seat]:
+        raise IllegalActionError(f"seat {seat} has bid {action.bid} already: a change needs a new bid")
 
 
 def _check_name(state: GameState, action: NameTrump) -> None:

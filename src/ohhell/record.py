@@ -148,7 +148,8 @@ def dumps(record: Record) -> str:
     for action in record.actions:
         if isinstance(action, Deal):
             hand += 1
-            out.append(f"# hand {hand}: {len(action.hands[0])} cards")
+            size = len(action.hands[0])
+            out.append(f"# hand {hand}: {size} card{'s' if size != 1 else ''}")
         out.append(format_action(action))
     return "\n".join(out) + "\n"
 
