@@ -190,7 +190,7 @@ def _validate(rules: Rules) -> tuple[int, ...]:
             )
         if rules.bid_changes:
             raise RulesError("sealed simultaneous bids cannot be changed after the next bid (R-BID-CHANGE)")
-    if rules.trump is TrumpMode.ROTATE and not rules.trump_rotation:
+    if not rules.trump_rotation:  # refused in every mode, so every rule set round-trips as text
         raise RulesError("a trump rotation must name at least one suit or no-trump step")
     if rules.devils_bridge and 1 not in schedule:
         raise RulesError("Devil's Bridge is played on a 1-card hand, and this sequence has none")
@@ -330,7 +330,8 @@ def parse_option(name: str, text: str) -> tuple[str, Any]:
     """Read one option (``"hook"``, ``"no"``) into a field name and value."""
     key = name.strip().lower().replace("-", "_")
     if key not in _PARSERS:
-        raise RulesError(f"unknown rule option {name!r}; options are {', '.join(OPTION_NAMES)}")
+        names = ", ".join(n.replace("_", "-") for n in OPTION_NAMES)
+        raise RulesError(f"unknown rule option {name!r}; options are {names}")
     try:
         return key, _PARSERS[key](text)
     except RulesError as err:
