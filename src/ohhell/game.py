@@ -310,6 +310,8 @@ def forbidden_bid(state: GameState, seat: int) -> int | None:
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty if it may not act)."""
+    if type(seat) is not int or not 0 <= seat < state.players:
+        return []
     phase = state.phase
     if phase is Phase.PLAY:
         if seat != state.to_act:
@@ -387,7 +389,7 @@ def _check_draw(state: GameState, action: DrawForDealer) -> None:
     if state.phase is not Phase.DRAW:
         raise IllegalActionError(f"no draw for dealer now: the phase is {state.phase}")
     cards = action.cards
-    if len(cards) != state.players:
+    if not isinstance(cards, tuple | list) or len(cards) != state.players:
         raise IllegalActionError(f"a draw names one card or none for each of {state.players} seats")
     drawn = [c for c in cards if c is not None]
     for seat, card in enumerate(cards):
@@ -411,6 +413,8 @@ def _check_deal(state: GameState, action: Deal) -> None:
         raise IllegalActionError(f"no deal now: the phase is {state.phase}")
     n, size = state.players, state.hand_size
     hands = action.hands
+    if not isinstance(hands, tuple | list) or not all(isinstance(h, tuple | list) for h in hands):
+        raise IllegalActionError("a deal gives each seat a sequence of cards")
     if len(hands) != n:
         raise IllegalActionError(f"a deal gives {n} hands, not {len(hands)}")
     used: list[Card] = []

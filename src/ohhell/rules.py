@@ -110,6 +110,7 @@ class Rules:
     """The hand size of every scheduled hand, computed once from the fields."""
 
     def __post_init__(self) -> None:
+        _coerce(self)
         object.__setattr__(self, "schedule", _validate(self))
 
     @property
@@ -154,6 +155,37 @@ def _sequence(rules: Rules) -> tuple[int, ...]:
         case Sequence.FIXED:
             return (top,) * rules.fixed_hands
     raise RulesError(f"unknown hand sequence {rules.sequence!r}")  # pragma: no cover
+
+
+_ENUM_FIELDS: Final = {
+    "deck": Deck,
+    "sequence": Sequence,
+    "trump": TrumpMode,
+    "bidding": Bidding,
+    "first_lead": FirstLead,
+    "scoring": Scoring,
+    "tie_break": TieBreak,
+}
+
+
+def _coerce(rules: Rules) -> None:
+    # Accept the text form of enum fields (Rules(bidding="simultaneous")) and
+    # lists for tuples, so the checks below, which compare enum members by
+    # identity, never see a plain string.
+    for name, kind in _ENUM_FIELDS.items():
+        value = getattr(rules, name)
+        if not isinstance(value, kind):
+            try:
+                object.__setattr__(rules, name, _enum_parser(kind)(str(value)))
+            except RulesError as err:
+                raise RulesError(f"option {name.replace('_', '-')}: {err}") from None
+    if not isinstance(rules.trump_suit, Suit):
+        object.__setattr__(rules, "trump_suit", _parse_suit(str(rules.trump_suit)))
+    if rules.hand_sizes is not None:
+        object.__setattr__(rules, "hand_sizes", tuple(rules.hand_sizes))
+    object.__setattr__(rules, "trump_rotation", tuple(rules.trump_rotation))
+    if rules.teams is not None:
+        object.__setattr__(rules, "teams", tuple(tuple(t) for t in rules.teams))
 
 
 def _validate(rules: Rules) -> tuple[int, ...]:
