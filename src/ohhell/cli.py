@@ -26,7 +26,7 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     options = {
-        name: getattr(args, f"rule_{name}")
+        name.replace("_", "-"): getattr(args, f"rule_{name}")
         for name in OPTION_NAMES
         if getattr(args, f"rule_{name}") is not None
     }

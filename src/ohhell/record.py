@@ -67,6 +67,18 @@ class Record:
     tags: tuple[tuple[str, str], ...] = ()
     lines: tuple[int, ...] = field(default=(), compare=False, repr=False)  # source line per action
 
+    def __post_init__(self) -> None:
+        # A name or tag is one line of the file: a line break would smuggle
+        # in lines (actions) that the record does not hold.
+        for name in self.seats:
+            if "\n" in name or "\r" in name:
+                raise RecordError(f"a seat name cannot contain a line break: {name!r}")
+        for key, value in self.tags:
+            if not key or any(ch.isspace() for ch in key):
+                raise RecordError(f"a tag name must be one word: {key!r}")
+            if "\n" in value or "\r" in value:
+                raise RecordError(f"the tag {key} cannot contain a line break")
+
     @classmethod
     def from_state(
         cls, state: GameState, seats: Iterable[str] | None = None, tags: Iterable[tuple[str, str]] = ()

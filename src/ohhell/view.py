@@ -348,4 +348,9 @@ def sample_world(obs: Observation, rng: random.Random) -> GameState:
     state.totals = list(obs.totals)
     state.exact = list(obs.exact)
     state.draws = list(obs.draws)
+    if obs.phase is Phase.DRAW and obs.draws:
+        # R-DEALER-DRAW: after a tie only the tied seats draw again.
+        last = obs.draws[-1].cards
+        top = max(c.rank for c in last if c is not None)
+        state.contenders = tuple(s for s, c in enumerate(last) if c is not None and c.rank == top)
     return state
