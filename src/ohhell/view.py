@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 
-from .cards import Card, Suit, australian_deck, standard_deck
+from .cards import ALL_CARDS, Card, Suit, australian_deck, standard_deck
 from .game import (
     Action,
     Bid,
@@ -218,6 +218,17 @@ def _pack(rules: Rules) -> list[Card]:
 
 def unseen_cards(obs: Observation) -> list[Card]:
     """The cards this seat cannot place: in hidden hands or in the stock."""
+    if obs.rules.deck is Deck.STANDARD:  # distinct cards: a set is enough (search calls this a lot)
+        seen: set[Card] = set()
+        for hand in obs.hands:
+            if hand is not None:
+                seen.update(hand)
+        if obs.turned is not None:
+            seen.add(obs.turned)
+        for trick in obs.tricks:
+            seen.update(trick.cards)
+        seen.update(c for _, c in obs.trick)
+        return [c for c in ALL_CARDS if c not in seen]
     left = Counter(_pack(obs.rules))
     for hand in obs.hands:
         if hand is not None:
@@ -244,6 +255,12 @@ def _feasible(demand: dict[Suit, int], capacity: list[int], accepts: list[frozen
 def sample_hands(obs: Observation, rng: random.Random) -> tuple[tuple[Card, ...], ...]:
     """Every seat's hand in a deal consistent with ``obs``, seen hands kept.
 
+    Without voids this is one shuffle: every consistent deal is equally
+    likely. With voids it first tries a few shuffles and keeps one that fits
+    (still exactly uniform); if none fits it deals seat by seat, the most
+    constrained seat first, from the cards it may hold, and as a last resort
+    card by card under Hall's condition, which always succeeds when any deal
+    fits. Those two fallbacks are close to uniform but not exactly.
     Raises ``ValueError`` if no deal fits (which means the observation is corrupt).
     """
     n = obs.players
@@ -265,7 +282,7 @@ def sample_hands(obs: Observation, rng: random.Random) -> tuple[tuple[Card, ...]
             dealt[s] = pool[at : at + k]
             at += k
         return tuple(tuple(h) for h in dealt)
-    for _ in range(8):  # rejection first: uniform whenever it succeeds
+    for _ in range(3):  # rejection first: uniform whenever it succeeds
         rng.shuffle(pool)
         at, ok = 0, True
         for s, k, acc in zip(hidden, counts, accepts, strict=True):
@@ -276,6 +293,26 @@ def sample_hands(obs: Observation, rng: random.Random) -> tuple[tuple[Card, ...]
             dealt[s] = part
             at += k
         if ok:
+            return tuple(tuple(h) for h in dealt)
+    by_need = sorted(range(len(hidden)), key=lambda i: len(accepts[i]))
+    for _ in range(20):  # seat by seat, the most constrained first
+        left = pool
+        for i in by_need:
+            acc = accepts[i]
+            allowed = [c for c in left if c.suit in acc]
+            if len(allowed) < counts[i]:
+                break
+            part = rng.sample(allowed, counts[i])
+            dealt[hidden[i]] = part
+            taken = Counter(part)
+            rest = []
+            for c in left:
+                if taken[c]:
+                    taken[c] -= 1
+                else:
+                    rest.append(c)
+            left = rest
+        else:
             return tuple(tuple(h) for h in dealt)
     return _constructive(pool, hidden, counts, accepts, dealt, stock, rng)
 
