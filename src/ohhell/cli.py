@@ -182,6 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RulesError as err:
         print(f"ohhell {args.command}: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader (say `| head`) stopped early: not an error of ours.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
