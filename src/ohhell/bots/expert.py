@@ -1,0 +1,228 @@
+"""The expert: Monte Carlo search over the cards it cannot see.
+
+For each decision it deals many worlds consistent with its observation
+(``sample_hands``: voids, the turned card and the cards played respected) and
+plays each candidate action out in every world with the fast greedy playout of
+``fastdeal``, every seat chasing its bid. The same worlds serve every
+candidate, so differences between candidates are not noise between worlds.
+
+- Bids: the expected score of each legal bid under the actual scoring system,
+  from the distribution of tricks it takes when it plays for that bid; later
+  bidders' bids are estimated from their sampled hands.
+- Trump naming (R-TRUMP-BIDDER): each suit and no trump, doubling included.
+- Cards: the expected score of each legal card.
+
+Under Okenuff scoring players settle on differences (R-SETTLE), so there the
+expert maximises its score minus the others' mean, which makes setting a high
+bidder pay exactly when the seed's table says it does (R-OKENUFF-TABLE).
+The budget is time per decision (default 1 s) or a number of worlds.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..game import Action, Bid, NameTrump, Phase, Play
+from ..rules import Bidding, Scoring
+from ..scoring import score_hand
+from ..view import Observation, sample_hands
+from .fastdeal import Layout, layout, playout, suit_index
+
+_RANK_VALUE = {14: 0.85, 13: 0.55, 12: 0.3, 11: 0.15}
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """One candidate action and its estimated expected score."""
+
+    action: Action
+    expected: float
+    worlds: int
+
+
+def estimate_tricks(lay: Layout, hand: int, trump: int, players: int) -> float:
+    """A quick estimate of the tricks a hand takes, for bids not yet made."""
+    est = 0.0
+    crowd = 4 / players  # high cards are worth less at a crowded table
+    for s in range(4):
+        m = hand & lay.suit_mask[s]
+        length = bin(m).count("1")
+        if not length:
+            if trump >= 0 and s != trump and hand & lay.suit_mask[trump]:
+                est += 0.35  # a void to ruff in
+            continue
+        ranks = sorted((lay.rank[i] for i in range(lay.size) if m >> i & 1), reverse=True)
+        if s == trump:
+            for k, r in enumerate(ranks):
+                est += 1.0 if r >= 12 else 0.8 if r >= 10 else 0.5 if k >= 2 else 0.3
+        else:
+            for k, r in enumerate(ranks[:3]):
+                if k < length and r in _RANK_VALUE and length > k:
+                    est += _RANK_VALUE[r] * crowd * (0.7 if length >= 5 else 1.0)
+    return est
+
+
+class ExpertBot:
+    """Search over sampled worlds. ``seconds`` or ``worlds`` bounds each decision."""
+
+    def __init__(self, seconds: float = 1.0, worlds: int | None = None, min_worlds: int = 8) -> None:
+        self.name = "expert"
+        self.seconds = seconds
+        self.worlds = worlds
+        self.min_worlds = min_worlds
+
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        if len(obs.legal_actions) == 1:
+            return obs.legal_actions[0]
+        ranked = self.analyse(obs, rng)
+        return ranked[0].action
+
+    # --- the hint API: every candidate with its expected score ---
+
+    def analyse(self, obs: Observation, rng: random.Random) -> list[Evaluation]:
+        """Every legal action of ``obs`` with its expected score, best first."""
+        if obs.seat is None or not obs.legal_actions:
+            return []
+        candidates = [a for a in obs.legal_actions if isinstance(a, (Bid, NameTrump, Play))] or list(
+            obs.legal_actions
+        )
+        if obs.phase is Phase.PLAY and isinstance(candidates[0], Play) and candidates[0].card is None:
+            return [Evaluation(candidates[0], 0.0, 0)]  # R-DEVILS-BRIDGE: the one blind play
+        lay = layout(obs.rules)
+        totals = [0.0] * len(candidates)
+        count = 0
+        deadline = time.perf_counter() + self.seconds
+        evaluate = self._evaluator(obs, lay, candidates)
+        while True:
+            hands = sample_hands(obs, rng)
+            for i, value in enumerate(evaluate(hands)):
+                totals[i] += value
+            count += 1
+            if self.worlds is not None:
+                if count >= self.worlds:
+                    break
+            elif count >= self.min_worlds and time.perf_counter() >= deadline:
+                break
+        ranked = [Evaluation(a, t / count, count) for a, t in zip(candidates, totals, strict=True)]
+        ranked.sort(key=lambda e: -e.expected)
+        return ranked
+
+    def _evaluator(
+        self, obs: Observation, lay: Layout, candidates: Sequence[Action]
+    ) -> Callable[[tuple[tuple[object, ...], ...]], list[float]]:
+        me = obs.seat
+        assert me is not None
+        n = obs.players
+        rules = obs.rules
+        relative = rules.scoring is Scoring.OKENUFF  # R-SETTLE: differences are paid
+
+        def utility(bids: Sequence[int], tricks: Sequence[int], namer: int | None, trump: int) -> float:
+            scores = score_hand(
+                rules,
+                bids,
+                tricks,
+                first_bidder=(obs.dealer + 1) % n,
+                trump_namer=namer,
+                no_trump=trump < 0,
+            )
+            mine = scores[me]
+            if relative:
+                return mine - (sum(scores) - mine) / (n - 1)
+            return float(mine)
+
+        lead = obs.dealer if rules.first_lead.value == "dealer" else (obs.dealer + 1) % n
+
+        def world_masks(hands: tuple[tuple[object, ...], ...]) -> tuple[list[int], list[int]]:
+            masks = lay.masks(hands)  # type: ignore[arg-type]
+            used = 0
+            for m in masks:
+                used |= m
+            trick = []
+            for _, card in obs.trick:
+                slot = lay.slot(card, used)
+                used |= 1 << slot
+                trick.append(slot)
+            return masks, trick
+
+        def guessed_bids(masks: list[int], trump: int) -> list[int]:
+            bids = []
+            for s in range(n):
+                known = obs.bids[s]
+                if known is not None:
+                    bids.append(known)
+                else:
+                    est = estimate_tricks(lay, masks[s], trump, n)
+                    bids.append(max(0, min(obs.hand_size, round(est))))
+            return bids
+
+        def namer_and_trump(bids: Sequence[int], masks: list[int]) -> tuple[int | None, int]:
+            if obs.trump_decided:
+                return obs.trump_namer, suit_index(obs.trump)
+            first = (obs.dealer + 1) % n
+            order = [(first + i) % n for i in range(n)]
+            namer = max(order, key=lambda s: (bids[s], -order.index(s)))
+            return namer, _longest_suit(lay, masks[namer])
+
+        if obs.phase is Phase.BID:
+
+            def eval_bids(hands: tuple[tuple[object, ...], ...]) -> list[float]:
+                masks, _ = world_masks(hands)
+                trump = suit_index(obs.trump) if obs.trump_decided else -1
+                base = guessed_bids(masks, trump if obs.trump_decided else _longest_suit(lay, masks[me]))
+                out = []
+                for action in candidates:
+                    bids = list(base)
+                    bids[me] = action.bid  # type: ignore[union-attr]
+                    namer, t = namer_and_trump(bids, masks)
+                    taken = playout(lay, list(masks), t, lead, [], [0] * n, bids)
+                    out.append(utility(bids, taken, namer, t))
+                return out
+
+            return eval_bids
+
+        if obs.phase is Phase.TRUMP:
+
+            def eval_trumps(hands: tuple[tuple[object, ...], ...]) -> list[float]:
+                masks, _ = world_masks(hands)
+                bids = [b if b is not None else 0 for b in obs.bids]
+                out = []
+                for action in candidates:
+                    t = suit_index(action.suit)  # type: ignore[union-attr]
+                    taken = playout(lay, list(masks), t, lead, [], [0] * n, bids)
+                    out.append(utility(bids, taken, me, t))
+                return out
+
+            return eval_trumps
+
+        def eval_cards(hands: tuple[tuple[object, ...], ...]) -> list[float]:
+            masks, trick = world_masks(hands)
+            trump = suit_index(obs.trump)
+            bids = [b if b is not None else 0 for b in obs.bids]
+            out = []
+            for action in candidates:
+                card = action.card  # type: ignore[union-attr]
+                slot = lay.slot(card, ~masks[me])
+                taken = playout(
+                    lay, list(masks), trump, obs.leader, list(trick), list(obs.taken), bids, first=slot
+                )
+                out.append(utility(bids, taken, obs.trump_namer, trump))
+            return out
+
+        return eval_cards
+
+
+def _longest_suit(lay: Layout, hand: int) -> int:
+    """The suit a namer would choose: the longest, then the strongest."""
+    best, key = 0, (-1, -1)
+    for s in range(4):
+        m = hand & lay.suit_mask[s]
+        k = (bin(m).count("1"), m >> (13 * s) if lay.size == 52 else m)
+        if k > key:
+            best, key = s, k
+    return best
+
+
+__all__ = ["Bidding", "Evaluation", "ExpertBot", "estimate_tricks"]

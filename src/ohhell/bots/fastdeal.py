@@ -1,0 +1,233 @@
+"""A fast model of one deal for search: hands as bitmasks, a greedy playout.
+
+Search bots play thousands of sampled deals per decision, which the general
+engine is too slow for. Here a card is a *slot*: a bit position, ordered by
+suit and then rank, so the lowest or highest card of a suit in a hand is one
+bit operation. Identical cards of an Australian pack get adjacent slots, and
+the later-played one wins (R-DECK-AU). Tests check that tricks won here equal
+tricks won by the core engine for the same cards.
+
+The playout policy makes every seat chase its target (its bid): take tricks
+cheaply while short, shed high cards and duck once the bid is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from ..cards import Card, Suit, australian_deck, standard_deck
+from ..rules import Deck, Rules
+
+
+class Layout:
+    """Slot numbering for one pack: which slot is which card, and masks."""
+
+    __slots__ = ("above", "cards", "rank", "size", "slots_of", "suit", "suit_mask")
+
+    def __init__(self, pack: Sequence[Card]) -> None:
+        ordered = sorted(pack, key=lambda c: (c.suit, c.rank))
+        self.size = len(ordered)
+        self.cards: tuple[Card, ...] = tuple(ordered)
+        self.suit = tuple(int(c.suit) for c in ordered)
+        self.rank = tuple(int(c.rank) for c in ordered)
+        self.suit_mask = tuple(sum(1 << i for i, c in enumerate(ordered) if c.suit == s) for s in range(4))
+        # above[i]: the slots of i's suit that beat slot i when played after it:
+        # higher ranks, and an identical card (R-DECK-AU: the second one wins).
+        self.above = tuple(
+            sum(1 << j for j, d in enumerate(ordered) if d.suit == c.suit and d.rank >= c.rank and j != i)
+            for i, c in enumerate(ordered)
+        )
+        slots: dict[Card, list[int]] = {}
+        for i, c in enumerate(ordered):
+            slots.setdefault(c, []).append(i)
+        self.slots_of: dict[Card, tuple[int, ...]] = {c: tuple(v) for c, v in slots.items()}
+
+    def masks(self, hands: Iterable[Iterable[Card]]) -> list[int]:
+        """Each hand as a mask; identical cards take distinct slots."""
+        used = 0
+        out = []
+        for hand in hands:
+            m = 0
+            for card in hand:
+                for slot in self.slots_of[card]:
+                    bit = 1 << slot
+                    if not used & bit:
+                        used |= bit
+                        m |= bit
+                        break
+                else:
+                    raise ValueError(f"{card} appears more often than the pack holds")
+            out.append(m)
+        return out
+
+    def slot(self, card: Card, taken: int = 0) -> int:
+        """A slot for ``card`` not in ``taken`` (the first free copy)."""
+        for s in self.slots_of[card]:
+            if not taken & (1 << s):
+                return s
+        raise ValueError(f"no free slot for {card}")
+
+    def cards_of(self, mask: int) -> list[Card]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self.cards[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+
+@cache
+def layout_for(deck: Deck, players: int) -> Layout:
+    return Layout(australian_deck(players) if deck is Deck.AUSTRALIAN else standard_deck())
+
+
+def layout(rules: Rules) -> Layout:
+    return layout_for(rules.deck, rules.players if rules.deck is Deck.AUSTRALIAN else 4)
+
+
+def trick_winner(lay: Layout, cards: Sequence[int], trump: int) -> int:
+    """Index in ``cards`` (slots in playing order) of the winning card (R-TRICK)."""
+    best = cards[0]
+    best_i = 0
+    suit, above = lay.suit, lay.above
+    for i in range(1, len(cards)):
+        c = cards[i]
+        if suit[c] == suit[best]:
+            if above[best] >> c & 1:
+                best, best_i = c, i
+        elif suit[c] == trump:
+            best, best_i = c, i
+    return best_i
+
+
+def _low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _high(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def _lowest_rank(lay: Layout, mask: int, avoid_suit: int) -> int:
+    """The lowest-ranked card of ``mask``, preferring suits other than ``avoid_suit``."""
+    best, best_key = -1, (2, 99)
+    for s in range(4):
+        m = mask & lay.suit_mask[s]
+        if m:
+            c = _low(m)
+            key = (1 if s == avoid_suit else 0, lay.rank[c])
+            if key < best_key:
+                best, best_key = c, key
+    return best
+
+
+def _highest_rank(lay: Layout, mask: int, avoid_suit: int) -> int:
+    """The highest-ranked card of ``mask``, preferring suits other than ``avoid_suit``."""
+    best, best_key = -1, (-1, -1)
+    for s in range(4):
+        m = mask & lay.suit_mask[s]
+        if m:
+            c = _high(m)
+            key = (0 if s == avoid_suit else 1, lay.rank[c])
+            if key > best_key:
+                best, best_key = c, key
+    return best
+
+
+def choose_card(
+    lay: Layout,
+    hands: Sequence[int],
+    seat: int,
+    trick: Sequence[int],
+    trump: int,
+    need: int,
+    tricks_left: int,
+) -> int:
+    """The greedy policy's card for ``seat``: chase ``need`` more tricks, or duck."""
+    hand = hands[seat]
+    suit_mask = lay.suit_mask
+    if not trick:
+        if need > 0:
+            others = 0
+            for s, h in enumerate(hands):
+                if s != seat:
+                    others |= h
+            if trump >= 0 and need >= tricks_left and hand & suit_mask[trump]:
+                return _high(hand & suit_mask[trump])  # every trick needed: top trump
+            for s in range(4):  # lead a card nobody can beat in its suit
+                m = hand & suit_mask[s]
+                if m:
+                    top = _high(m)
+                    if not others & lay.above[top] and (
+                        s == trump or trump < 0 or not _ruffable(lay, hands, seat, s, trump)
+                    ):
+                        return top
+            return _lowest_rank(lay, hand, trump)
+        return _lowest_rank(lay, hand, trump)
+    led = lay.suit[trick[0]]
+    follow = hand & suit_mask[led]
+    legal = follow or hand
+    w = trick[trick_winner(lay, trick, trump)]
+    if lay.suit[w] == led:
+        beats = (follow & lay.above[w]) if follow else (hand & suit_mask[trump] if trump >= 0 else 0)
+    else:  # a trump is winning
+        beats = 0 if follow else (hand & lay.above[w])
+    if need > 0:
+        if beats:
+            return _low(beats)
+        return _lowest_rank(lay, legal, trump)
+    losers = legal & ~beats
+    if losers:
+        if follow:
+            return _high(losers)
+        return _highest_rank(lay, losers, trump)  # void: shed the most dangerous card
+    return _high(beats)
+
+
+def _ruffable(lay: Layout, hands: Sequence[int], seat: int, suit: int, trump: int) -> bool:
+    # Could another seat, void in ``suit`` and holding trump, ruff this lead?
+    for s, h in enumerate(hands):
+        if s != seat and not h & lay.suit_mask[suit] and h & lay.suit_mask[trump]:
+            return True
+    return False
+
+
+def playout(
+    lay: Layout,
+    hands: list[int],
+    trump: int,
+    leader: int,
+    trick: list[int],
+    taken: list[int],
+    targets: Sequence[int],
+    first: int | None = None,
+) -> list[int]:
+    """Play the deal to its end with the greedy policy; return tricks taken.
+
+    ``hands``, ``trick`` and ``taken`` are changed in place. ``first``, if
+    given, is the slot the seat to play plays now (the move being evaluated).
+    """
+    n = len(hands)
+    tricks_left = sum(bin(h).count("1") for h in hands) // n + (1 if trick else 0)
+    seat = (leader + len(trick)) % n
+    while True:
+        while len(trick) < n:
+            if first is not None:
+                card, first = first, None
+            else:
+                card = choose_card(lay, hands, seat, trick, trump, targets[seat] - taken[seat], tricks_left)
+            hands[seat] &= ~(1 << card)
+            trick.append(card)
+            seat = seat + 1 if seat + 1 < n else 0
+        winner = (leader + trick_winner(lay, trick, trump)) % n
+        taken[winner] += 1
+        tricks_left -= 1
+        trick.clear()
+        leader = seat = winner
+        if not hands[0]:
+            return taken
+
+
+def suit_index(suit: Suit | None) -> int:
+    return -1 if suit is None else int(suit)
