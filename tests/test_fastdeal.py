@@ -89,14 +89,16 @@ def test_greedy_playout_plays_legal_cards_and_every_trick(name: str, seed: int, 
             slot = lay.slot(c, used)
             used |= 1 << slot
             trick.append(slot)
-        slot = choose_card(lay, masks, seat, trick, trump, targets[seat] - state.taken[seat], 99)
+        slot = choose_card(
+            lay, masks[seat], trick, trump, targets[seat] - state.taken[seat], 99, used, [0] * n, seat
+        )
         card = lay.cards[slot]
         assert any(a.card is card for a in legal_actions(state, seat))
         masks[seat] &= ~(1 << slot)
         apply(state, Play(seat, card))
-    taken = playout(
-        lay, lay.masks(_to_play(rules, random.Random(seed)).hands), trump, 1 % n, [], [0] * n, targets
-    )
+    start = lay.masks(_to_play(rules, random.Random(seed)).hands)
+    unseen = (1 << lay.size) - 1
+    taken = playout(lay, start, trump, 1 % n, [], [0] * n, targets, unseen, [0] * n)
     assert sum(taken) == state.results[-1].size
 
 

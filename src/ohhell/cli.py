@@ -168,6 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print JSON for machines")
     rep.add_argument("--partial", action="store_true", help="accept a record of an unfinished match")
     rep.set_defaults(func=cmd_replay)
+
+    from .tournament import add_tournament_parser
+
+    add_tournament_parser(sub)
     return parser
 
 

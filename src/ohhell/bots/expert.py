@@ -68,8 +68,10 @@ def estimate_tricks(lay: Layout, hand: int, trump: int, players: int) -> float:
 class ExpertBot:
     """Search over sampled worlds. ``seconds`` or ``worlds`` bounds each decision."""
 
-    def __init__(self, seconds: float = 1.0, worlds: int | None = None, min_worlds: int = 8) -> None:
-        self.name = "expert"
+    def __init__(
+        self, name: str = "expert", seconds: float = 1.0, worlds: int | None = None, min_worlds: int = 8
+    ) -> None:
+        self.name = name
         self.seconds = seconds
         self.worlds = worlds
         self.min_worlds = min_worlds
@@ -135,7 +137,13 @@ class ExpertBot:
 
         lead = obs.dealer if rules.first_lead.value == "dealer" else (obs.dealer + 1) % n
 
-        def world_masks(hands: tuple[tuple[object, ...], ...]) -> tuple[list[int], list[int]]:
+        full = (1 << lay.size) - 1
+        seen_cards = [c for t in obs.tricks for c in t.cards]
+        if obs.turned is not None:
+            seen_cards.append(obs.turned)
+        shown_voids = [sum(1 << int(s) for s in v) for v in obs.voids]
+
+        def world_masks(hands: tuple[tuple[object, ...], ...]) -> tuple[list[int], list[int], int]:
             masks = lay.masks(hands)  # type: ignore[arg-type]
             used = 0
             for m in masks:
@@ -145,7 +153,14 @@ class ExpertBot:
                 slot = lay.slot(card, used)
                 used |= 1 << slot
                 trick.append(slot)
-            return masks, trick
+            gone = 0
+            for card in seen_cards:
+                slot = lay.slot(card, used)
+                used |= 1 << slot
+                gone |= 1 << slot
+            for slot in trick:
+                gone |= 1 << slot
+            return masks, trick, full & ~gone
 
         def guessed_bids(masks: list[int], trump: int) -> list[int]:
             bids = []
@@ -169,7 +184,7 @@ class ExpertBot:
         if obs.phase is Phase.BID:
 
             def eval_bids(hands: tuple[tuple[object, ...], ...]) -> list[float]:
-                masks, _ = world_masks(hands)
+                masks, _, unseen = world_masks(hands)
                 trump = suit_index(obs.trump) if obs.trump_decided else -1
                 base = guessed_bids(masks, trump if obs.trump_decided else _longest_suit(lay, masks[me]))
                 out = []
@@ -177,7 +192,7 @@ class ExpertBot:
                     bids = list(base)
                     bids[me] = action.bid  # type: ignore[union-attr]
                     namer, t = namer_and_trump(bids, masks)
-                    taken = playout(lay, list(masks), t, lead, [], [0] * n, bids)
+                    taken = playout(lay, list(masks), t, lead, [], [0] * n, bids, unseen, list(shown_voids))
                     out.append(utility(bids, taken, namer, t))
                 return out
 
@@ -186,19 +201,19 @@ class ExpertBot:
         if obs.phase is Phase.TRUMP:
 
             def eval_trumps(hands: tuple[tuple[object, ...], ...]) -> list[float]:
-                masks, _ = world_masks(hands)
+                masks, _, unseen = world_masks(hands)
                 bids = [b if b is not None else 0 for b in obs.bids]
                 out = []
                 for action in candidates:
                     t = suit_index(action.suit)  # type: ignore[union-attr]
-                    taken = playout(lay, list(masks), t, lead, [], [0] * n, bids)
+                    taken = playout(lay, list(masks), t, lead, [], [0] * n, bids, unseen, list(shown_voids))
                     out.append(utility(bids, taken, me, t))
                 return out
 
             return eval_trumps
 
         def eval_cards(hands: tuple[tuple[object, ...], ...]) -> list[float]:
-            masks, trick = world_masks(hands)
+            masks, trick, unseen = world_masks(hands)
             trump = suit_index(obs.trump)
             bids = [b if b is not None else 0 for b in obs.bids]
             out = []
@@ -206,7 +221,16 @@ class ExpertBot:
                 card = action.card  # type: ignore[union-attr]
                 slot = lay.slot(card, ~masks[me])
                 taken = playout(
-                    lay, list(masks), trump, obs.leader, list(trick), list(obs.taken), bids, first=slot
+                    lay,
+                    list(masks),
+                    trump,
+                    obs.leader,
+                    list(trick),
+                    list(obs.taken),
+                    bids,
+                    unseen,
+                    list(shown_voids),
+                    first=slot,
                 )
                 out.append(utility(bids, taken, obs.trump_namer, trump))
             return out

@@ -137,33 +137,38 @@ def _highest_rank(lay: Layout, mask: int, avoid_suit: int) -> int:
 
 def choose_card(
     lay: Layout,
-    hands: Sequence[int],
-    seat: int,
+    hand: int,
     trick: Sequence[int],
     trump: int,
     need: int,
     tricks_left: int,
+    unseen: int,
+    voids: Sequence[int],
+    seat: int,
 ) -> int:
-    """The greedy policy's card for ``seat``: chase ``need`` more tricks, or duck."""
-    hand = hands[seat]
+    """The greedy policy's card for ``seat`` holding ``hand``: chase ``need``
+    more tricks, or duck.
+
+    The policy uses only what a player at the table knows: its hand, the
+    trick, ``unseen`` (the cards it has not seen: other hands and the stock)
+    and ``voids`` (per seat, a bit per suit that seat has shown it lacks).
+    A policy that peeked at the other hands would make every simulated
+    player far better at making its bid than real players are.
+    """
     suit_mask = lay.suit_mask
     if not trick:
         if need > 0:
-            others = 0
-            for s, h in enumerate(hands):
-                if s != seat:
-                    others |= h
             if trump >= 0 and need >= tricks_left and hand & suit_mask[trump]:
                 return _high(hand & suit_mask[trump])  # every trick needed: top trump
+            others = unseen & ~hand
             for s in range(4):  # lead a card nobody can beat in its suit
                 m = hand & suit_mask[s]
                 if m:
                     top = _high(m)
                     if not others & lay.above[top] and (
-                        s == trump or trump < 0 or not _ruffable(lay, hands, seat, s, trump)
+                        s == trump or trump < 0 or not _ruff_shown(voids, seat, s, trump)
                     ):
                         return top
-            return _lowest_rank(lay, hand, trump)
         return _lowest_rank(lay, hand, trump)
     led = lay.suit[trick[0]]
     follow = hand & suit_mask[led]
@@ -185,12 +190,9 @@ def choose_card(
     return _high(beats)
 
 
-def _ruffable(lay: Layout, hands: Sequence[int], seat: int, suit: int, trump: int) -> bool:
-    # Could another seat, void in ``suit`` and holding trump, ruff this lead?
-    for s, h in enumerate(hands):
-        if s != seat and not h & lay.suit_mask[suit] and h & lay.suit_mask[trump]:
-            return True
-    return False
+def _ruff_shown(voids: Sequence[int], seat: int, suit: int, trump: int) -> bool:
+    # Has another seat shown it lacks ``suit`` while not having shown it lacks trump?
+    return any(s != seat and v >> suit & 1 and not v >> trump & 1 for s, v in enumerate(voids))
 
 
 def playout(
@@ -201,23 +203,35 @@ def playout(
     trick: list[int],
     taken: list[int],
     targets: Sequence[int],
+    unseen: int,
+    voids: list[int],
     first: int | None = None,
 ) -> list[int]:
     """Play the deal to its end with the greedy policy; return tricks taken.
 
-    ``hands``, ``trick`` and ``taken`` are changed in place. ``first``, if
-    given, is the slot the seat to play plays now (the move being evaluated).
+    ``hands``, ``trick``, ``taken`` and ``voids`` are changed in place.
+    ``unseen`` holds every card no player has seen yet (hands and stock).
+    ``first``, if given, is the slot the seat to play plays now (the move
+    being evaluated).
     """
     n = len(hands)
     tricks_left = sum(bin(h).count("1") for h in hands) // n + (1 if trick else 0)
     seat = (leader + len(trick)) % n
+    suit = lay.suit
     while True:
         while len(trick) < n:
+            hand = hands[seat]
             if first is not None:
                 card, first = first, None
             else:
-                card = choose_card(lay, hands, seat, trick, trump, targets[seat] - taken[seat], tricks_left)
-            hands[seat] &= ~(1 << card)
+                card = choose_card(
+                    lay, hand, trick, trump, targets[seat] - taken[seat], tricks_left, unseen, voids, seat
+                )
+            bit = 1 << card
+            hands[seat] = hand & ~bit
+            unseen &= ~bit
+            if trick and suit[card] != suit[trick[0]]:
+                voids[seat] |= 1 << suit[trick[0]]
             trick.append(card)
             seat = seat + 1 if seat + 1 < n else 0
         winner = (leader + trick_winner(lay, trick, trump)) % n

@@ -1,0 +1,29 @@
+"""Bots: clients that play a seat from its observation alone.
+
+Every bot has a ``name`` and ``choose(obs, rng) -> action``; ``get_bot`` makes
+one by its registered name (``BOT_NAMES``) and ``play_match`` plays a match
+with one bot per seat. One module per bot family: ``random_bot`` (uniform over
+the legal actions) and ``rulebased`` (the beginner and intermediate bots).
+"""
+
+from .base import (
+    BOT_NAMES,
+    Bot,
+    IllegalBotActionError,
+    UnknownBotError,
+    get_bot,
+    play_match,
+    play_out,
+    seats_to_ask,
+)
+
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "IllegalBotActionError",
+    "UnknownBotError",
+    "get_bot",
+    "play_match",
+    "play_out",
+    "seats_to_ask",
+]
