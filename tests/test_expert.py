@@ -1,0 +1,100 @@
+"""The expert and its hints: legal, sensible in positions with a clear answer,
+and settling-aware under Okenuff (R-OKENUFF-TABLE)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ohhell import PRESETS, Bid, Deal, NameTrump, Play, apply, new_game, observe, parse_cards
+from ohhell.bots import get_bot
+from ohhell.bots.hint import cost_of, hint
+from ohhell.cards import Card, Suit
+from ohhell.rules import Rules
+
+
+def _deal(rules: Rules, hands: list[str], turned: str | None) -> Deal:
+    return Deal(tuple(tuple(parse_cards(h)) for h in hands), Card.parse(turned) if turned else None)
+
+
+def test_ace_of_trump_in_a_one_card_hand_bids_one() -> None:
+    # R-BID-RANGE: the ace of trump always wins a 1-card hand; bidding 1 is exact.
+    rules = PRESETS["pagat"].replace(hand_sizes=(1,), first_dealer=0)
+    state = new_game(rules)
+    apply(state, _deal(rules, ["2C", "AS", "3D", "4H"], "5S"))
+    bot = get_bot("expert", worlds=30)
+    assert bot.choose(observe(state, 1), random.Random(1)) == Bid(1, 1)
+
+
+def test_the_hook_forces_the_dealer_holding_the_ace_of_trump_to_zero() -> None:
+    # R-HOOK: with 0, 0, 0 bid, the dealer may not bid 1; its only bid is 0.
+    rules = PRESETS["pagat"].replace(hand_sizes=(1,), first_dealer=0)
+    state = new_game(rules)
+    apply(state, _deal(rules, ["AS", "2C", "3D", "4H"], "5S"))
+    for seat in (1, 2, 3):
+        apply(state, Bid(seat, 0))
+    assert get_bot("expert", worlds=5).choose(observe(state, 0), random.Random(1)) == Bid(0, 0)
+
+
+def test_a_made_zero_ducks_under_the_winning_card() -> None:
+    # Seat 1 bid 0 and must follow hearts: the 2 keeps it at zero, the ace would not.
+    rules = PRESETS["pagat"].replace(hand_sizes=(2,), first_dealer=0, bid_changes=False)
+    state = new_game(rules)
+    apply(state, _deal(rules, ["KH 3C", "AH 2H", "5D 6D", "7C 8C"], "9S"))
+    for seat, bid in ((1, 0), (2, 0), (3, 1), (0, 0)):
+        apply(state, Bid(seat, bid))
+    apply(state, Play(1, Card.parse("2H")))  # seat 1 leads; a trick later it must follow
+    apply(state, Play(2, Card.parse("5D")))
+    apply(state, Play(3, Card.parse("7C")))
+    apply(state, Play(0, Card.parse("KH")))  # seat 0 wins and leads 3C
+    apply(state, Play(0, Card.parse("3C")))
+    obs = observe(state, 1)
+    assert obs.legal_actions == (Play(1, Card.parse("AH")),)  # forced: nothing to choose
+    found = hint(obs, random.Random(2), seconds=0.05)
+    assert found is not None and found.action == Play(1, Card.parse("AH"))
+
+
+def test_the_hint_ranks_every_legal_action_and_prices_a_mistake() -> None:
+    rules = PRESETS["pagat"].replace(hand_sizes=(1,), first_dealer=0)
+    state = new_game(rules)
+    apply(state, _deal(rules, ["2C", "AS", "3D", "4H"], "5S"))
+    obs = observe(state, 1)
+    found = hint(obs, random.Random(3), seconds=0.05)
+    assert found is not None
+    assert {e.action for e in found.ranked} == set(obs.legal_actions)
+    assert found.action == Bid(1, 1) and found.expected == 11.0  # the ace always wins: 10 + 1
+    assert cost_of(obs, Bid(1, 0), random.Random(3), seconds=0.05) == 11.0  # a sure miss scores 0
+    assert hint(observe(state, 2), seconds=0.05) is None  # not seat 2's turn
+
+
+def test_under_okenuff_the_expert_values_outcomes_as_settlement_does() -> None:
+    # R-SETTLE, R-OKENUFF-TABLE: players settle on differences, so the expert
+    # values a hand by its score minus the others' mean; that is what makes
+    # setting oneself to set a high bidder pay exactly where the seed's table
+    # says (the table itself is checked in test_scoring). A 1-card hand where
+    # seat 1 plays last makes the outcome certain.
+    rules = PRESETS["okenuff"].replace(hand_sizes=(1,), first_dealer=1, bid_changes=False)
+    state = new_game(rules)
+    apply(state, _deal(rules, ["3D", "5C", "AS", "2D"], None))
+    for seat, bid in ((2, 1), (3, 0), (0, 0), (1, 1)):  # R-HOOK: the dealer may not bid 0
+        apply(state, Bid(seat, bid))
+    apply(state, NameTrump(2, Suit.SPADES))
+    for seat, card in ((2, "AS"), (3, "2D"), (0, "3D")):
+        apply(state, Play(seat, Card.parse(card)))
+    found = hint(observe(state, 1), random.Random(4), seconds=0.02)
+    assert found is not None and found.action == Play(1, Card.parse("5C"))
+    # Seat 1 bid 1, takes 0: -5. Seat 2 makes 1: 6; seats 3 and 0 make 0: 5 each.
+    assert found.expected == pytest.approx(-5 - (6 + 5 + 5) / 3)
+
+
+def test_under_other_scoring_the_expert_values_its_own_score() -> None:
+    rules = PRESETS["pagat"].replace(hand_sizes=(1,), first_dealer=1, bid_changes=False)
+    state = new_game(rules)
+    apply(state, _deal(rules, ["3D", "5C", "AS", "2D"], "7S"))
+    for seat, bid in ((2, 1), (3, 0), (0, 0), (1, 1)):
+        apply(state, Bid(seat, bid))
+    for seat, card in ((2, "AS"), (3, "2D"), (0, "3D")):
+        apply(state, Play(seat, Card.parse(card)))
+    found = hint(observe(state, 1), random.Random(4), seconds=0.02)
+    assert found is not None and found.expected == 0  # R-SC-PAGAT: a miss scores 0
