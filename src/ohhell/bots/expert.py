@@ -20,6 +20,7 @@ The budget is time per decision (default 1 s) or a number of worlds.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -69,9 +70,17 @@ class ExpertBot:
     """Search over sampled worlds. ``seconds`` or ``worlds`` bounds each decision."""
 
     def __init__(
-        self, name: str = "expert", seconds: float = 1.0, worlds: int | None = None, min_worlds: int = 8
+        self,
+        name: str = "expert",
+        seconds: float = 1.0,
+        worlds: int | None = None,
+        min_worlds: int = 8,
+        inference: bool = True,
+        bid_spread: float = 1.0,
     ) -> None:
         self.name = name
+        self.inference = inference  # weight worlds by how well they explain the bids
+        self.bid_spread = bid_spread  # tricks: how far a bid may stray from the hand's estimate
         self.seconds = seconds
         self.worlds = worlds
         self.min_worlds = min_worlds
@@ -96,21 +105,59 @@ class ExpertBot:
         lay = layout(obs.rules)
         totals = [0.0] * len(candidates)
         count = 0
+        weight_sum = 0.0
         deadline = time.perf_counter() + self.seconds
         evaluate = self._evaluator(obs, lay, candidates)
+        likelihood = self._bid_likelihood(obs, lay) if self.inference else None
         while True:
             hands = sample_hands(obs, rng)
+            weight = likelihood(hands) if likelihood is not None else 1.0
             for i, value in enumerate(evaluate(hands)):
-                totals[i] += value
+                totals[i] += weight * value
+            weight_sum += weight
             count += 1
             if self.worlds is not None:
                 if count >= self.worlds:
                     break
             elif count >= self.min_worlds and time.perf_counter() >= deadline:
                 break
-        ranked = [Evaluation(a, t / count, count) for a, t in zip(candidates, totals, strict=True)]
+        ranked = [Evaluation(a, t / weight_sum, count) for a, t in zip(candidates, totals, strict=True)]
         ranked.sort(key=lambda e: -e.expected)
         return ranked
+
+    def _bid_likelihood(
+        self, obs: Observation, lay: Layout
+    ) -> Callable[[tuple[tuple[object, ...], ...]], float] | None:
+        """How well a world's hands fit the bids the other seats made.
+
+        A seat that bid 4 more likely holds a strong hand than one that bid 0:
+        each world is weighted by a Gaussian of the gap between each revealed
+        bid and the tricks that seat's hand (as dealt: its cards now plus
+        those it has played) is estimated to take.
+        """
+        me = obs.seat
+        n = obs.players
+        bidders = [s for s in range(n) if s != me and obs.bids[s] is not None and obs.hands[s] is None]
+        if not bidders:
+            return None
+        played: list[list[object]] = [[] for _ in range(n)]
+        for t in obs.tricks:
+            for i, card in enumerate(t.cards):
+                played[(t.leader + i) % n].append(card)
+        for seat, card in obs.trick:
+            played[seat].append(card)
+        trump = suit_index(obs.trump) if obs.trump_decided else -1
+        spread = 2.0 * self.bid_spread**2
+
+        def likelihood(hands: tuple[tuple[object, ...], ...]) -> float:
+            gap = 0.0
+            for s in bidders:
+                dealt = lay.masks([list(hands[s]) + played[s]])[0]  # type: ignore[list-item]
+                est = estimate_tricks(lay, dealt, trump, n)
+                gap += (obs.bids[s] - est) ** 2  # type: ignore[operator]
+            return math.exp(-gap / spread)
+
+        return likelihood
 
     def _evaluator(
         self, obs: Observation, lay: Layout, candidates: Sequence[Action]
