@@ -145,6 +145,7 @@ def choose_card(
     unseen: int,
     voids: Sequence[int],
     seat: int,
+    last: bool = True,
 ) -> int:
     """The greedy policy's card for ``seat`` holding ``hand``: chase ``need``
     more tricks, or duck.
@@ -180,6 +181,18 @@ def choose_card(
         beats = 0 if follow else (hand & lay.above[w])
     if need > 0:
         if beats:
+            if not last:
+                # Later players may overtake a cheap winner: prefer the lowest
+                # card that no unseen card beats and no seat shown void can ruff.
+                others = unseen & ~hand
+                cand = beats
+                while cand:
+                    c = _low(cand)
+                    same = lay.suit[c] == led
+                    beaten = others & lay.above[c] if same else others & lay.above[c] & suit_mask[trump]
+                    if not beaten and not (same and trump >= 0 and _ruff_shown(voids, seat, led, trump)):
+                        return c
+                    cand &= cand - 1
             return _low(beats)
         return _lowest_rank(lay, legal, trump)
     losers = legal & ~beats
@@ -225,7 +238,16 @@ def playout(
                 card, first = first, None
             else:
                 card = choose_card(
-                    lay, hand, trick, trump, targets[seat] - taken[seat], tricks_left, unseen, voids, seat
+                    lay,
+                    hand,
+                    trick,
+                    trump,
+                    targets[seat] - taken[seat],
+                    tricks_left,
+                    unseen,
+                    voids,
+                    seat,
+                    len(trick) == n - 1,
                 )
             bit = 1 << card
             hands[seat] = hand & ~bit
