@@ -77,10 +77,14 @@ class ExpertBot:
         min_worlds: int = 8,
         inference: bool = True,
         bid_spread: float = 1.0,
+        bid_trust: float = 0.5,
+        prune: bool = True,
     ) -> None:
         self.name = name
         self.inference = inference  # weight worlds by how well they explain the bids
+        self.prune = prune  # stop spending worlds on candidates clearly worse than the best
         self.bid_spread = bid_spread  # tricks: how far a bid may stray from the hand's estimate
+        self.bid_trust = bid_trust  # 0..1: how far a bid is believed to reflect the hand
         self.seconds = seconds
         self.worlds = worlds
         self.min_worlds = min_worlds
@@ -97,32 +101,41 @@ class ExpertBot:
         """Every legal action of ``obs`` with its expected score, best first."""
         if obs.seat is None or not obs.legal_actions:
             return []
-        candidates = [a for a in obs.legal_actions if isinstance(a, (Bid, NameTrump, Play))] or list(
-            obs.legal_actions
-        )
+        candidates: list[Action] = [a for a in obs.legal_actions if isinstance(a, (Bid, NameTrump, Play))]
+        if not candidates:  # pragma: no cover - every decision a bot is asked for is one of these
+            return [Evaluation(a, 0.0, 0) for a in obs.legal_actions]
         if obs.phase is Phase.PLAY and isinstance(candidates[0], Play) and candidates[0].card is None:
             return [Evaluation(candidates[0], 0.0, 0)]  # R-DEVILS-BRIDGE: the one blind play
         lay = layout(obs.rules)
-        totals = [0.0] * len(candidates)
+        k = len(candidates)
+        values: list[list[float]] = [[] for _ in range(k)]  # per candidate, per world
+        weights: list[float] = []
+        active = list(range(k))
         count = 0
-        weight_sum = 0.0
         deadline = time.perf_counter() + self.seconds
         evaluate = self._evaluator(obs, lay, candidates)
         likelihood = self._bid_likelihood(obs, lay) if self.inference else None
+        checkpoint = 16
         while True:
             hands = sample_hands(obs, rng)
-            weight = likelihood(hands) if likelihood is not None else 1.0
-            for i, value in enumerate(evaluate(hands)):
-                totals[i] += weight * value
-            weight_sum += weight
+            weights.append(likelihood(hands) if likelihood is not None else 1.0)
+            for i, value in zip(active, evaluate(hands, active), strict=True):
+                values[i].append(value)
             count += 1
             if self.worlds is not None:
                 if count >= self.worlds:
                     break
             elif count >= self.min_worlds and time.perf_counter() >= deadline:
                 break
-        ranked = [Evaluation(a, t / weight_sum, count) for a, t in zip(candidates, totals, strict=True)]
-        ranked.sort(key=lambda e: -e.expected)
+            if self.prune and count == checkpoint and len(active) > 1:
+                active = _survivors(values, weights, active)
+                checkpoint *= 2
+        ranked = []
+        for i, action in enumerate(candidates):
+            # A pruned candidate keeps the estimate it had when it was dropped.
+            w = weights[: len(values[i])]
+            ranked.append(Evaluation(action, _weighted_mean(values[i], w), len(values[i])))
+        ranked.sort(key=lambda e: (-(e.worlds == count), -e.expected))
         return ranked
 
     def _bid_likelihood(
@@ -149,19 +162,24 @@ class ExpertBot:
         trump = suit_index(obs.trump) if obs.trump_decided else -1
         spread = 2.0 * self.bid_spread**2
 
+        trust = self.bid_trust
+
         def likelihood(hands: tuple[tuple[object, ...], ...]) -> float:
-            gap = 0.0
+            weight = 1.0
             for s in bidders:
                 dealt = lay.masks([list(hands[s]) + played[s]])[0]  # type: ignore[list-item]
                 est = estimate_tricks(lay, dealt, trump, n)
-                gap += (obs.bids[s] - est) ** 2  # type: ignore[operator]
-            return math.exp(-gap / spread)
+                gap = (obs.bids[s] - est) ** 2  # type: ignore[operator]
+                # A mixture: some bidders bid with little regard to their hand,
+                # and no single bid should be able to rule a world out.
+                weight *= (1.0 - trust) + trust * math.exp(-gap / spread)
+            return weight
 
         return likelihood
 
     def _evaluator(
         self, obs: Observation, lay: Layout, candidates: Sequence[Action]
-    ) -> Callable[[tuple[tuple[object, ...], ...]], list[float]]:
+    ) -> Callable[[tuple[tuple[object, ...], ...], list[int]], list[float]]:
         me = obs.seat
         assert me is not None
         n = obs.players
@@ -230,12 +248,12 @@ class ExpertBot:
 
         if obs.phase is Phase.BID:
 
-            def eval_bids(hands: tuple[tuple[object, ...], ...]) -> list[float]:
+            def eval_bids(hands: tuple[tuple[object, ...], ...], active: list[int]) -> list[float]:
                 masks, _, unseen = world_masks(hands)
                 trump = suit_index(obs.trump) if obs.trump_decided else -1
                 base = guessed_bids(masks, trump if obs.trump_decided else _longest_suit(lay, masks[me]))
                 out = []
-                for action in candidates:
+                for action in (candidates[i] for i in active):
                     bids = list(base)
                     bids[me] = action.bid  # type: ignore[union-attr]
                     namer, t = namer_and_trump(bids, masks)
@@ -247,11 +265,11 @@ class ExpertBot:
 
         if obs.phase is Phase.TRUMP:
 
-            def eval_trumps(hands: tuple[tuple[object, ...], ...]) -> list[float]:
+            def eval_trumps(hands: tuple[tuple[object, ...], ...], active: list[int]) -> list[float]:
                 masks, _, unseen = world_masks(hands)
                 bids = [b if b is not None else 0 for b in obs.bids]
                 out = []
-                for action in candidates:
+                for action in (candidates[i] for i in active):
                     t = suit_index(action.suit)  # type: ignore[union-attr]
                     taken = playout(lay, list(masks), t, lead, [], [0] * n, bids, unseen, list(shown_voids))
                     out.append(utility(bids, taken, me, t))
@@ -259,14 +277,14 @@ class ExpertBot:
 
             return eval_trumps
 
-        def eval_cards(hands: tuple[tuple[object, ...], ...]) -> list[float]:
+        def eval_cards(hands: tuple[tuple[object, ...], ...], active: list[int]) -> list[float]:
             masks, trick, unseen = world_masks(hands)
             trump = suit_index(obs.trump)
             bids = [b if b is not None else 0 for b in obs.bids]
             out = []
-            for action in candidates:
-                card = action.card  # type: ignore[union-attr]
-                slot = lay.slot(card, ~masks[me])
+            for action in (candidates[i] for i in active):
+                assert isinstance(action, Play) and action.card is not None
+                slot = lay.slot(action.card, ~masks[me])
                 taken = playout(
                     lay,
                     list(masks),
@@ -283,6 +301,33 @@ class ExpertBot:
             return out
 
         return eval_cards
+
+
+def _weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:
+    total = sum(weights)
+    return sum(w * v for w, v in zip(weights, values, strict=True)) / total if total else 0.0
+
+
+def _survivors(values: list[list[float]], weights: list[float], active: list[int]) -> list[int]:
+    """The candidates not clearly worse than the best so far: a paired gap
+    (same worlds) of more than three standard errors drops a candidate."""
+    n = len(weights)
+    best = max(active, key=lambda i: _weighted_mean(values[i][-n:], weights))
+    keep = []
+    total = sum(weights)
+    if total <= 0:
+        return active
+    effective = total * total / sum(w * w for w in weights)
+    for i in active:
+        if i == best:
+            keep.append(i)
+            continue
+        gaps = [b - v for b, v in zip(values[best][-n:], values[i][-n:], strict=True)]
+        mean = sum(w * g for w, g in zip(weights, gaps, strict=True)) / total
+        var = sum(w * (g - mean) ** 2 for w, g in zip(weights, gaps, strict=True)) / total
+        if mean <= 3.0 * math.sqrt(var / effective) + 1e-9:
+            keep.append(i)
+    return keep
 
 
 def _longest_suit(lay: Layout, hand: int) -> int:
