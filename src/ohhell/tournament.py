@@ -425,16 +425,35 @@ def _require_matplotlib() -> Any:
 
 
 def plot_result(result: TournamentResult, path: str) -> None:
-    """A bar chart of mean score per hand with 95% intervals, saved to ``path``."""
+    """A chart saved to ``path``: mean score per hand with 95% intervals, the
+    distribution of each bot's per-deal scores, and cumulative scores over
+    the deals (how the lead built up)."""
     plt = _require_matplotlib()
     names = [s.name for s in result.stats]
+    m = len(names)
+    samples = [[x for row in result.per_deal if (x := row[b]) is not None] for b in range(m)]
+    fig, (bars, spread, race) = plt.subplots(1, 3, figsize=(15, 4.5))
     means = [s.mean for s in result.stats]
     errors = [[s.mean - s.ci_low for s in result.stats], [s.ci_high - s.mean for s in result.stats]]
-    fig, ax = plt.subplots(figsize=(1.6 * len(names) + 2, 4))
-    ax.bar(names, means, yerr=errors, capsize=6, color="#4c72b0")
-    ax.set_ylabel("mean score per hand (95% CI)")
+    bars.bar(names, means, yerr=errors, capsize=6, color="#4c72b0")
+    bars.set_ylabel("mean score per hand (95% CI)")
+    bars.set_title("mean score per hand")
+    spread.boxplot(samples, showmeans=True)
+    spread.set_xticks(range(1, m + 1), names)
+    spread.set_ylabel("score per hand, per deal")
+    spread.set_title("distribution over deals")
+    for b, name in enumerate(names):
+        total, curve = 0.0, []
+        for x in samples[b]:
+            total += x
+            curve.append(total)
+        race.plot(range(1, len(curve) + 1), curve, label=name)
+    race.set_xlabel("deal" if not result.matches else "match")
+    race.set_ylabel("cumulative score per hand")
+    race.set_title("cumulative score")
+    race.legend()
     unit = "matches" if result.matches else "deals"
-    ax.set_title(f"{result.deals} duplicate {unit}, {result.rules.players} players, seed {result.seed}")
+    fig.suptitle(f"{result.deals} duplicate {unit}, {result.rules.players} players, seed {result.seed}")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
