@@ -74,7 +74,7 @@ def expert_speed(positions: int, worlds: int, seed: int) -> dict[str, float]:
             start = time.perf_counter()
             ranked = bot.analyse(obs, rng)
             elapsed += time.perf_counter() - start
-            playouts += worlds * len(ranked)
+            playouts += sum(e.worlds for e in ranked)  # pruned candidates stop early
             done += worlds
         key = phase.value
         out[f"{key}_worlds_per_s"] = done / elapsed
