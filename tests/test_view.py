@@ -20,6 +20,7 @@ from ohhell import (
     Play,
     Suit,
     actors,
+    advance_chance,
     apply,
     is_legal,
     legal_actions,
@@ -414,3 +415,12 @@ def test_sample_world_after_a_tied_draw_keeps_who_redraws() -> None:
     world = sample_world(observe(state, 2), random.Random(1))
     assert world.contenders == (0, 1)
     assert is_legal(world, redraw)
+
+
+def test_the_first_leader_is_shown_from_the_deal_on() -> None:
+    # R-LEAD-LEFT and R-LEAD-DEALER: who will lead is public as soon as the cards are dealt.
+    for lead, expected in (("left", 3), ("dealer", 2)):
+        rules = make_rules("pagat", {"first-lead": lead, "first-dealer": "2", "hand-sizes": "3"})
+        state = new_game(rules)
+        advance_chance(state, random.Random(5))
+        assert observe(state, 0).leader == expected

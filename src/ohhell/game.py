@@ -566,6 +566,12 @@ def _do_deal(state: GameState, action: Deal) -> None:
     state.tricks = []
     state.phase = Phase.BID
     state.to_act = state.first_bidder
+    state.leader = _first_leader(state)  # known from the deal on, so observations show it
+
+
+def _first_leader(state: GameState) -> int:
+    # R-LEAD-DEALER / R-LEAD-LEFT
+    return state.dealer if state.rules.first_lead is FirstLead.DEALER else state.first_bidder
 
 
 def _do_bid(state: GameState, action: Bid) -> None:
@@ -605,9 +611,7 @@ def _end_bidding(state: GameState) -> None:
 
 def _start_play(state: GameState) -> None:
     state.phase = Phase.PLAY
-    lead = state.dealer if state.rules.first_lead is FirstLead.DEALER else state.first_bidder
-    state.leader = lead  # R-LEAD-DEALER / R-LEAD-LEFT
-    state.to_act = lead
+    state.leader = state.to_act = _first_leader(state)
 
 
 def _do_name(state: GameState, action: NameTrump) -> None:

@@ -58,7 +58,7 @@ class Observation:
     balance: str | None  # R-BID-ANNOUNCE: "under", "over" or "even" once bidding is done
     actors: tuple[int, ...]
     forbidden_bid: int | None  # R-HOOK: the bid the hook forbids the bidder now
-    leader: int
+    leader: int  # who leads the current trick (from the deal on: who will lead the first)
     trick: tuple[tuple[int, Card], ...]  # the current trick: (seat, card) in order
     tricks: tuple[Trick, ...]  # finished tricks of this hand
     taken: tuple[int, ...]
