@@ -172,6 +172,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .tournament import add_tournament_parser
 
     add_tournament_parser(sub)
+
+    from .play import add_play_parser
+
+    add_play_parser(sub)
     return parser
 
 

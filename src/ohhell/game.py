@@ -462,8 +462,12 @@ def _check_bid(state: GameState, action: Bid) -> None:
     if bid == hook:
         raise IllegalActionError(
             f"the hook forbids seat {seat} to bid {bid}: the bids would total the "
-            f"{state.hand_size} tricks (R-HOOK)"
+            f"{_tricks(state.hand_size)} (R-HOOK)"
         )
+
+
+def _tricks(count: int) -> str:
+    return "1 trick" if count == 1 else f"{count} tricks"
 
 
 def _check_bid_range(state: GameState, seat: int, bid: object) -> None:
