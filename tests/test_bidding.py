@@ -3,19 +3,18 @@ the announcement of the balance, on known deals applied step by step."""
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
 import pytest
 
+import support
 from ohhell import (
     PRESETS,
     Bid,
     Bidding,
     Card,
     ChangeBid,
-    Deal,
     GameState,
     IllegalActionError,
     NameTrump,
@@ -31,8 +30,8 @@ from ohhell import (
     legal_actions,
     new_game,
     observe,
-    parse_cards,
 )
+from support import snapshot
 
 # Dealer 2, so seat 3 bids first and the order is 3, 0, 1, 2. Trump clubs.
 DEAL = "AS KS QS | AH KH QH | AD KD QD | AC KC QC"
@@ -41,14 +40,7 @@ CHANGES = PRESETS["pagat"].replace(first_dealer=2, hand_sizes=(3,))  # pagat all
 
 
 def dealt(rules: Rules, hands: str = DEAL, turned: str | None = "2C") -> GameState:
-    state = new_game(rules)
-    hand_cards = tuple(tuple(parse_cards(h)) for h in hands.split("|"))
-    apply(state, Deal(hand_cards, Card.parse(turned) if turned else None))
-    return state
-
-
-def snapshot(state: GameState) -> dict[str, Any]:
-    return {name: copy.deepcopy(getattr(state, name)) for name in GameState.__slots__}
+    return support.dealt(rules, hands, turned)
 
 
 def refused(state: GameState, action: Any, message: str) -> None:

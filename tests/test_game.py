@@ -7,7 +7,6 @@ built with ``Deal(hands_by_seat, turned)`` and applied step by step.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from typing import Any
@@ -52,6 +51,7 @@ from ohhell import (
     winners,
 )
 from ohhell.scoring import side_totals
+from support import dealt, snapshot
 
 # --- Helpers ---
 
@@ -64,21 +64,9 @@ def make_deal(hands: str, turned: str | None = None) -> Deal:
     )
 
 
-def dealt(rules: Rules, hands: str, turned: str | None = None) -> GameState:
-    """A match (whose rules choose the first dealer) right after a known deal."""
-    state = new_game(rules)
-    apply(state, make_deal(hands, turned))
-    return state
-
-
 def play_all(state: GameState, *actions: Any) -> None:
     for action in actions:
         apply(state, action)
-
-
-def snapshot(state: GameState) -> dict[str, Any]:
-    """Every field of the state, copied deeply, to compare before and after."""
-    return {name: copy.deepcopy(getattr(state, name)) for name in GameState.__slots__}
 
 
 def playout(state: GameState, rng: random.Random, stop: Any = None) -> None:

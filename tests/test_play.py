@@ -3,9 +3,7 @@ cards of Australian packs and Devil's Bridge, on known deals."""
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
-from typing import Any
 
 import pytest
 
@@ -32,17 +30,7 @@ from ohhell import (
     observe,
     parse_cards,
 )
-
-
-def dealt(rules: Rules, hands: str, turned: str | None = None) -> GameState:
-    state = new_game(rules)
-    hand_cards = tuple(tuple(parse_cards(h)) for h in hands.split("|"))
-    apply(state, Deal(hand_cards, Card.parse(turned) if turned else None))
-    return state
-
-
-def snapshot(state: GameState) -> dict[str, Any]:
-    return {name: copy.deepcopy(getattr(state, name)) for name in GameState.__slots__}
+from support import dealt, snapshot
 
 
 def bid_zeros(state: GameState) -> None:
