@@ -15,6 +15,7 @@ from ohhell import (
     Bid,
     Card,
     Deal,
+    DrawForDealer,
     GameState,
     NameTrump,
     Observation,
@@ -124,7 +125,7 @@ def test_play_match_refuses_an_illegal_choice() -> None:
         def choose(self, obs: Observation, rng: random.Random) -> Action:
             return Bid(obs.seat or 0, 99)
 
-    with pytest.raises(RuntimeError, match="bot 'cheat' in seat 1 chose Bid"):
+    with pytest.raises(RuntimeError, match=r"bot 'cheat' in seat \d chose Bid"):
         play_match(PRESETS["pagat"], [Cheat() for _ in range(4)], random.Random(0))
 
 
@@ -347,3 +348,33 @@ def test_rule_based_bots_beat_random_and_intermediate_beats_beginner() -> None:
     assert diff["intermediate", "random"].ci_low > 0
     assert diff["beginner", "random"].ci_low > 0
     assert diff["intermediate", "beginner"].ci_low > 0
+
+
+def test_a_bot_never_holds_the_generator_that_deals() -> None:
+    # Hidden information: with one shared generator a bot could rewind it and
+    # recover every hand. Deals must not change however much randomness a bot
+    # draws, and no bot is handed the generator given to play_match.
+    given = random.Random(11)
+    seen: list[random.Random] = []
+
+    class Greedy:
+        name = "greedy"
+
+        def choose(self, obs: Observation, rng: random.Random) -> Action:
+            seen.append(rng)
+            for _ in range(50):
+                rng.random()
+            return obs.legal_actions[0]
+
+    class Quiet:
+        name = "quiet"
+
+        def choose(self, obs: Observation, rng: random.Random) -> Action:
+            return obs.legal_actions[0]
+
+    rules = PRESETS["pagat"].replace(hand_sizes=(3, 2))
+    noisy = play_match(rules, [Greedy() for _ in range(4)], given)
+    calm = play_match(rules, [Quiet() for _ in range(4)], random.Random(11))
+    deals = [a for a in noisy.log if isinstance(a, (Deal, DrawForDealer))]
+    assert deals == [a for a in calm.log if isinstance(a, (Deal, DrawForDealer))]
+    assert all(r is not given for r in seen)

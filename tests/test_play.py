@@ -265,3 +265,15 @@ def test_no_blind_play_on_a_longer_hand() -> None:
         apply(state, Play(1, None))
     assert snapshot(state) == before
     assert isinstance(state.log[-1], Bid)
+
+
+def test_a_true_seat_is_not_seat_one() -> None:
+    # True == 1 in Python, but a seat is a whole number; a record could not hold True.
+    rules = PRESETS["pagat"].replace(hand_sizes=(1,), first_dealer=0, bid_changes=False)
+    state = dealt(rules, "2C|3D|4H|5S", "6S")
+    for seat, bid in ((1, 0), (2, 0), (3, 0), (0, 0)):
+        apply(state, Bid(seat, bid))
+    before = snapshot(state)
+    with pytest.raises(IllegalActionError, match="no seat True"):
+        apply(state, Play(True, Card.parse("3D")))  # type: ignore[arg-type]
+    assert snapshot(state) == before

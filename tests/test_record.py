@@ -104,7 +104,7 @@ def test_a_line_break_in_a_name_or_tag_cannot_change_the_record(
         record = Record(PRESETS["pagat"], seats, (), tags)
         text = dumps(record)
     except ValueError as err:
-        assert "line break" in str(err)
+        assert "one line" in str(err)
         return  # refusing such a record keeps the promise
     assert loads(text) == record
 
@@ -330,3 +330,10 @@ def test_a_record_that_stops_between_hands_is_incomplete_too() -> None:
     assert state.phase is Phase.DEAL and len(state.results) == 1
     with pytest.raises(RecordError, match="the deal of hand 2"):
         first_hand.replay(complete=True)
+
+
+@pytest.mark.parametrize("name", ["Ann\u2028bid 0 1", "Ann\x1cplay 0 AS", " Ann", "Ann "])
+def test_names_that_would_not_read_back_are_refused(name: str) -> None:
+    # str.splitlines breaks on more than \n and \r; a name must stay one record line.
+    with pytest.raises(RecordError, match="one line"):
+        Record(PRESETS["pagat"], (name, "Bob", "Cid", "Dee"), ())

@@ -511,7 +511,7 @@ def _check_play(state: GameState, action: Play) -> None:
     if state.phase is not Phase.PLAY:
         raise IllegalActionError(f"no card may be played now: the phase is {state.phase}")
     seat = action.seat
-    if seat != state.to_act:
+    if type(seat) is not int or seat != state.to_act:
         _check_seat(state, seat)
         raise IllegalActionError(f"it is seat {state.to_act}'s turn to play, not seat {seat}'s")
     hand = state.hands[seat]

@@ -30,10 +30,11 @@ from .game import (
     NameTrump,
     Phase,
     Play,
+    actors,
     apply,
     new_game,
 )
-from .rules import OPTION_NAMES, PRESETS, Rules, RulesError, format_option, parse_option
+from .rules import OPTION_NAMES, PRESETS, Bidding, Rules, RulesError, format_option, parse_option
 
 MAGIC = "ohhell-record 1"
 
@@ -71,13 +72,13 @@ class Record:
         # A name or tag is one line of the file: a line break would smuggle
         # in lines (actions) that the record does not hold.
         for name in self.seats:
-            if "\n" in name or "\r" in name:
-                raise RecordError(f"a seat name cannot contain a line break: {name!r}")
+            if not _one_line(name):
+                raise RecordError(f"a seat name must be one line without outer spaces: {name!r}")
         for key, value in self.tags:
-            if not key or any(ch.isspace() for ch in key):
+            if not key or any(ch.isspace() for ch in key) or not _one_line(key):
                 raise RecordError(f"a tag name must be one word: {key!r}")
-            if "\n" in value or "\r" in value:
-                raise RecordError(f"the tag {key} cannot contain a line break")
+            if not _one_line(value):
+                raise RecordError(f"the tag {key} must be one line without outer spaces")
 
     @classmethod
     def from_state(
@@ -106,6 +107,12 @@ class Record:
         return state
 
 
+def _one_line(text: str) -> bool:
+    # splitlines also breaks on \u2028, \x1c and friends: any of them would
+    # turn one field into several record lines on reading.
+    return len(text.splitlines()) <= 1 and text == text.strip()
+
+
 def describe_next(state: GameState) -> str:
     """A short phrase for what the match waits for."""
     if state.phase is Phase.DRAW:
@@ -115,6 +122,9 @@ def describe_next(state: GameState) -> str:
     if state.phase is Phase.OVER:
         return "nothing: the match is over"
     verb = {Phase.BID: "bid", Phase.TRUMP: "name trump", Phase.PLAY: "play"}[state.phase]
+    waiting = actors(state)
+    if state.phase is Phase.BID and len(waiting) > 1 and state.rules.bidding is Bidding.SIMULTANEOUS:
+        return f"seats {', '.join(str(s) for s in waiting)} to {verb}"
     return f"seat {state.to_act} to {verb}"
 
 

@@ -179,11 +179,29 @@ def _coerce(rules: Rules) -> None:
                 object.__setattr__(rules, name, _enum_parser(kind)(str(value)))
             except RulesError as err:
                 raise RulesError(f"option {name.replace('_', '-')}: {err}") from None
+    for name in ("hook", "bid_changes", "devils_bridge", "no_trump_doubles"):
+        value = getattr(rules, name)
+        if isinstance(value, str):
+            object.__setattr__(rules, name, _parse_bool(value))
+        elif type(value) is not bool:
+            raise RulesError(f"option {name.replace('_', '-')}: expected yes or no, not {value!r}")
+    for name in ("players", "fixed_hands", "start_cards", "first_dealer"):
+        if type(getattr(rules, name)) is bool:
+            raise RulesError(f"option {name.replace('_', '-')}: expected a whole number, not a yes or no")
+    if rules.hand_sizes is not None and any(type(x) is bool for x in rules.hand_sizes):
+        raise RulesError("option hand-sizes: expected whole numbers")
+    object.__setattr__(
+        rules,
+        "trump_rotation",
+        tuple(
+            t if t is None or isinstance(t, Suit) else _parse_suit_or_none(str(t))
+            for t in rules.trump_rotation
+        ),
+    )
     if not isinstance(rules.trump_suit, Suit):
         object.__setattr__(rules, "trump_suit", _parse_suit(str(rules.trump_suit)))
     if rules.hand_sizes is not None:
         object.__setattr__(rules, "hand_sizes", tuple(rules.hand_sizes))
-    object.__setattr__(rules, "trump_rotation", tuple(rules.trump_rotation))
     if rules.teams is not None:
         object.__setattr__(rules, "teams", tuple(tuple(t) for t in rules.teams))
 

@@ -115,7 +115,12 @@ def play_out(
     timings: list[list[float]] | None = None,
 ) -> GameState:
     """Play ``state`` on to the end of the match with ``bots``; see ``play_match``."""
-    chance = rng if chance_rng is None else chance_rng
+    # Hidden information: a bot must never hold the generator that deals, or
+    # it could rewind it and recover every hand. Chance and each bot draw
+    # from their own streams, seeded from ``rng`` (a child's seed does not
+    # reveal its parent's state).
+    chance = chance_rng if chance_rng is not None else random.Random(rng.getrandbits(128))
+    bot_rngs = [random.Random(rng.getrandbits(128)) for _ in bots]
     clock = time.perf_counter
     while True:
         advance_chance(state, chance)
@@ -125,7 +130,7 @@ def play_out(
             obs = observe(state, seat)
             bot = bots[seat]
             start = clock()
-            action = bot.choose(obs, rng)
+            action = bot.choose(obs, bot_rngs[seat])
             elapsed = clock() - start
             if timings is not None:
                 timings[seat].append(elapsed)
