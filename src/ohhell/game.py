@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, TypeAlias
 
-from .cards import ALL_CARDS, Card, Suit, australian_deck, standard_deck
+from .cards import ALL_CARDS, Card, Suit
 from .rules import Bidding, Deck, FirstLead, Rules, TieBreak, TrumpMode
 from .scoring import leaders_tied, score_hand
 
@@ -402,12 +402,6 @@ def _check_draw(state: GameState, action: DrawForDealer) -> None:
         raise IllegalActionError("the same card was drawn twice from one pack (R-DEALER-DRAW)")
 
 
-def _pack(state: GameState) -> list[Card]:
-    if state.rules.deck is Deck.AUSTRALIAN:
-        return australian_deck(state.players)
-    return standard_deck()
-
-
 def _check_deal(state: GameState, action: Deal) -> None:
     if state.phase is not Phase.DEAL:
         raise IllegalActionError(f"no deal now: the phase is {state.phase}")
@@ -441,7 +435,7 @@ def _check_deal(state: GameState, action: Deal) -> None:
             return
         pack = Counter(ALL_CARDS)
     else:
-        pack = Counter(_pack(state))
+        pack = Counter(state.rules.pack())
     for card, count in Counter(used).items():
         if count > pack[card]:
             raise IllegalActionError(f"{card} is dealt {count} times but the pack has {pack[card]}")
@@ -747,7 +741,7 @@ def chance_action(state: GameState, rng: random.Random) -> DrawForDealer | Deal:
             cards[seat] = card
         return DrawForDealer(tuple(cards))
     if state.phase is Phase.DEAL:
-        pack = _pack(state)  # R-DECK-2: a fresh pack for every deal
+        pack = state.rules.pack()  # R-DECK-2: a fresh pack for every deal
         rng.shuffle(pack)
         n, size = state.players, state.hand_size
         hands = deal_from(pack, state.dealer, n, size)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-from .cards import CardError, Suit
+from .cards import Card, CardError, Suit, australian_deck, standard_deck
 
 
 class RulesError(ValueError):
@@ -116,6 +116,10 @@ class Rules:
     @property
     def deck_size(self) -> int:
         return 52 if self.deck is Deck.STANDARD else 52 + 13 * (self.players - 4)
+
+    def pack(self) -> list[Card]:
+        """A fresh pack for these rules, in a fixed order (R-DECK, R-DECK-AU)."""
+        return australian_deck(self.players) if self.deck is Deck.AUSTRALIAN else standard_deck()
 
     def is_devils_bridge_hand(self, hand_size: int) -> bool:
         """R-DEVILS-BRIDGE: is a hand of this size played with cards on foreheads?"""

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 
-from .cards import ALL_CARDS, Card, Suit, australian_deck, standard_deck
+from .cards import ALL_CARDS, Card, Suit
 from .game import (
     Action,
     Bid,
@@ -212,10 +212,6 @@ def visible_log(state: GameState, seat: int | None) -> list[SeenAction]:
 # --- Sampling worlds consistent with an observation. ---
 
 
-def _pack(rules: Rules) -> list[Card]:
-    return australian_deck(rules.players) if rules.deck is Deck.AUSTRALIAN else standard_deck()
-
-
 def unseen_cards(obs: Observation) -> list[Card]:
     """The cards this seat cannot place: in hidden hands or in the stock."""
     if obs.rules.deck is Deck.STANDARD:  # distinct cards: a set is enough (search calls this a lot)
@@ -229,7 +225,7 @@ def unseen_cards(obs: Observation) -> list[Card]:
             seen.update(trick.cards)
         seen.update(c for _, c in obs.trick)
         return [c for c in ALL_CARDS if c not in seen]
-    left = Counter(_pack(obs.rules))
+    left = Counter(obs.rules.pack())
     for hand in obs.hands:
         if hand is not None:
             left.subtract(hand)
