@@ -176,6 +176,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .play import add_play_parser
 
     add_play_parser(sub)
+
+    from .serve import add_serve_parser
+
+    add_serve_parser(sub)
     return parser
 
 

@@ -1,0 +1,1 @@
+"""Play in the browser: ``ohhell serve`` (the ``web`` extra). See docs/web.md."""

@@ -1,0 +1,433 @@
+"""The web application: HTTP routes, the WebSocket endpoint and the pages.
+
+``create_app(store_url, ...)`` builds a Starlette application; ``ohhell
+serve`` runs it on uvicorn. The routes are described in docs/web.md. Every
+handler turns a refused request into ``{"error": ...}`` with a status code,
+and nothing a client sends can raise past its own connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import random
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..bots import BOT_NAMES
+from ..game import Phase, apply, new_game
+from ..record import RecordError, dumps, format_action, loads
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, make_rules
+from ..view import observe
+from .protocol import (
+    MAX_MESSAGE,
+    Json,
+    ProtocolError,
+    action_json,
+    clean_name,
+    observation_json,
+    options_json,
+    parse_action,
+    parse_message,
+)
+from .store import Store
+from .table import HUMAN, Connection, Hub, LiveTable, TableError
+
+log = logging.getLogger("ohhell.web")
+
+STATIC = resources.files("ohhell.web") / "static"
+MAX_BODY = 64 * 1024  # a request body (a new table, a join)
+MAX_RECORD = 1024 * 1024  # a record to replay
+HELLO_TIMEOUT = 10.0  # seconds a new WebSocket has to say who it is
+RATE = 50.0  # client messages a second, on average, before they are refused
+BURST = 200.0  # ...after a burst of this many
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise TableError(f"the request body is larger than {MAX_BODY} bytes")
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError as err:
+        raise TableError(f"the request body is not JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise TableError("the request body must be a JSON object")
+    return data
+
+
+def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:
+    value = data.get(key, default)
+    if type(value) is not int:
+        raise TableError(f'"{key}" must be a whole number, not {value!r}')
+    return value
+
+
+def _text(data: dict[str, Any], key: str, default: str) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str):
+        raise TableError(f'"{key}" must be text, not {value!r}')
+    return value
+
+
+def _name(data: dict[str, Any], default: str) -> str:
+    try:
+        return clean_name(data.get("name") or default)
+    except ProtocolError as err:
+        raise TableError(str(err)) from None
+
+
+def _token(data: dict[str, Any]) -> str | None:
+    token = data.get("token")
+    return token if isinstance(token, str) and len(token) < 200 else None
+
+
+class Server:
+    """The application's state: the store, the hub, the settings."""
+
+    def __init__(
+        self, store_url: str | None, *, away_after: float, bot_delay: float, think: float, rate: float = RATE
+    ) -> None:
+        self.store_url = store_url
+        self.rate = rate
+        self.away_after = away_after
+        self.bot_delay = bot_delay
+        self.think = think
+        self.store: Store | None = None
+        self.hub: Hub | None = None
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        self.store = Store(self.store_url)
+        self.hub = Hub(self.store, away_after=self.away_after, bot_delay=self.bot_delay, think=self.think)
+        resumed = await self.hub.resume_all()
+        if resumed:
+            log.info("resumed %d tables", resumed)
+        try:
+            yield
+        finally:
+            await self.hub.close()
+            self.store.close()
+
+    @property
+    def tables(self) -> Hub:
+        assert self.hub is not None, "the server has not started"
+        return self.hub
+
+    async def table(self, request: Request) -> LiveTable:
+        table = await self.tables.get(request.path_params["table"])
+        if table is None:
+            raise TableError("there is no such table", status=404)
+        return table
+
+    # --- Pages ---
+
+    async def page(self, request: Request) -> Response:
+        name = {"home": "index.html", "table": "table.html", "replay": "replay.html"}[request.scope["page"]]
+        return FileResponse(str(STATIC / name), media_type="text/html")
+
+    # --- The JSON API ---
+
+    async def options(self, request: Request) -> Response:
+        return JSONResponse(options_json())
+
+    async def play_now(self, request: Request) -> Response:
+        data = await _body(request)
+        preset = _text(data, "preset", "pagat")
+        level = _text(data, "level", "intermediate")
+        if level not in BOT_NAMES:
+            raise TableError(f"unknown bot level {level!r}; levels are {', '.join(BOT_NAMES)}")
+        rules = make_rules(preset)
+        name = _name(data, "You")
+        kinds = [HUMAN] + [level] * (rules.players - 1)
+        table_id, token = self.tables.create(rules, kinds, host_seat=0, host_name=name)
+        table = await self.tables.get(table_id)
+        assert table is not None
+        await self.tables.start(table, token)
+        return JSONResponse({"table": table_id, "seat": 0, "token": token})
+
+    async def new_table(self, request: Request) -> Response:
+        data = await _body(request)
+        preset = _text(data, "preset", "pagat")
+        options = data.get("options", {})
+        if not isinstance(options, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in options.items()
+        ):
+            raise TableError('"options" must map option names to text, e.g. {"hook": "no"}')
+        options = dict(options)
+        if "players" in data:
+            options["players"] = str(_int(data, "players"))
+        rules = make_rules(preset, options)
+        if not MIN_PLAYERS <= rules.players <= MAX_PLAYERS:  # pragma: no cover - make_rules checks
+            raise TableError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
+        kinds = data.get("seats", [HUMAN] * rules.players)
+        if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+            raise TableError('"seats" must list each seat\'s kind: "human" or a bot level')
+        seat = _int(data, "seat", 0)
+        name = _name(data, "Host")
+        table_id, token = self.tables.create(rules, list(kinds), host_seat=seat, host_name=name)
+        return JSONResponse({"table": table_id, "seat": seat, "token": token})
+
+    async def show(self, request: Request) -> Response:
+        table = await self.table(request)
+        return JSONResponse(table.public())
+
+    async def join(self, request: Request) -> Response:
+        table = await self.table(request)
+        data = await _body(request)
+        seat = _int(data, "seat")
+        name = _name(data, f"Player {seat + 1}")
+        token = await self.tables.join(table, seat, name)
+        return JSONResponse({"table": table.id, "seat": seat, "token": token})
+
+    async def fill(self, request: Request) -> Response:
+        table = await self.table(request)
+        data = await _body(request)
+        await self.tables.fill(table, _token(data), _text(data, "level", "intermediate"))
+        return JSONResponse(table.public())
+
+    async def start(self, request: Request) -> Response:
+        table = await self.table(request)
+        data = await _body(request)
+        await self.tables.start(table, _token(data))
+        return JSONResponse(table.public())
+
+    async def record(self, request: Request) -> Response:
+        table = await self.table(request)
+        if table.status != "over":
+            raise TableError("the record can be downloaded once the match is over", status=409)
+        return PlainTextResponse(
+            dumps(table.record()),
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="ohhell-{table.id}.ohr"'},
+        )
+
+    async def replay(self, request: Request) -> Response:
+        raw = await request.body()
+        if len(raw) > MAX_RECORD:
+            raise TableError(f"the record is larger than {MAX_RECORD} bytes")
+        try:
+            record = loads(raw.decode("utf-8"))
+            record.replay()
+        except UnicodeDecodeError:
+            raise TableError("the record is not UTF-8 text") from None
+        except RecordError as err:
+            raise TableError(f"the record cannot be replayed: {err}") from None
+        return JSONResponse({"seats": list(record.seats), "frames": replay_frames(record.rules, record)})
+
+    # --- The WebSocket ---
+
+    async def websocket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        table = await self.tables.get(ws.path_params["table"])
+        if table is None:
+            await _send_error(ws, "there is no such table", "bad")
+            await ws.close(code=4404)
+            return
+        try:
+            hello = parse_message(await asyncio.wait_for(_receive(ws), HELLO_TIMEOUT))
+            if hello["type"] != "hello":
+                raise ProtocolError('the first message must be {"type": "hello", "token": ...}')
+        except (TimeoutError, ProtocolError, WebSocketDisconnect) as err:
+            with contextlib.suppress(Exception):
+                await _send_error(ws, f"no hello: {err}" if str(err) else "no hello", "bad")
+                await ws.close(code=4400)
+            return
+        token = hello.get("token")
+        seat = table.seat_of_token(token if isinstance(token, str) else None)
+        if token and seat is None:
+            await _send_error(ws, "this token holds no seat at this table: you are watching", "seat")
+        conn = Connection(ws.send_text, seat, host=seat is not None and seat == table.host_seat)
+        conn.start()
+        table.attach(conn)
+        allowance, last = BURST, asyncio.get_running_loop().time()  # a token bucket against floods
+        hinting: asyncio.Task[None] | None = None
+        try:
+            while not conn.closed:
+                text = await _receive(ws)
+                now = asyncio.get_running_loop().time()
+                allowance = min(BURST, allowance + (now - last) * self.rate)
+                last = now
+                if allowance < 1:
+                    conn.post_json({"type": "error", "error": "too many messages: slow down", "code": "bad"})
+                    continue
+                allowance -= 1
+                try:
+                    message = parse_message(text)
+                    if message["type"] == "hint":
+                        if hinting is None or hinting.done():
+                            hinting = asyncio.create_task(self._hint(table, conn))
+                        continue
+                    await self._handle(table, conn, message)
+                except (ProtocolError, TableError) as err:
+                    code = err.code if isinstance(err, TableError) else "bad"
+                    conn.post_json({"type": "error", "error": str(err), "code": code})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if hinting is not None:
+                hinting.cancel()
+            table.detach(conn)
+            await conn.stop()
+            if ws.client_state is WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    async def _handle(self, table: LiveTable, conn: Connection, message: Json) -> None:
+        kind = message["type"]
+        if kind == "ping":
+            conn.post_json({"type": "pong"})
+            return
+        if kind not in ("act", "keep"):
+            raise ProtocolError(f"unknown message type {kind!r}: act, keep, hint or ping")
+        if conn.seat is None:
+            raise TableError("you are watching: only a seated player may act", "seat")
+        if kind == "keep":
+            await table.keep(conn.seat)
+            return
+        version = message.get("version")
+        if type(version) is not int:
+            raise ProtocolError('"version" must be the version of the state you acted on')
+        action = parse_action(message.get("action"), conn.seat)
+        await table.act(conn.seat, action, version)
+
+    async def _hint(self, table: LiveTable, conn: Connection) -> None:
+        from ..bots.hint import hint
+
+        if conn.seat is None:
+            conn.post_json({"type": "error", "error": "hints are for seated players", "code": "seat"})
+            return
+        version = table.version
+        obs = observe(table.state, conn.seat)
+        if not obs.legal_actions:
+            conn.post_json({"type": "error", "error": "you have nothing to choose now", "code": "turn"})
+            return
+        rng = random.Random(f"hint:{table.id}:{version}:{conn.seat}")
+        found = await asyncio.to_thread(hint, obs, rng, min(self.think, 1.0))
+        if found is None:  # pragma: no cover - legal actions exist
+            return
+        conn.post_json(
+            {
+                "type": "hint",
+                "version": version,
+                "action": action_json(found.action),
+                "expected": round(found.expected, 3),
+                "ranked": [
+                    {"action": action_json(e.action), "expected": round(e.expected, 3)} for e in found.ranked
+                ],
+            }
+        )
+
+
+async def _receive(ws: WebSocket) -> str:
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        data = message.get("bytes") or b""
+        if len(data) > MAX_MESSAGE:
+            return "x" * (MAX_MESSAGE + 1)  # refused by parse_message as too long
+        try:
+            return str(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            return "\x00"  # not JSON: refused by parse_message
+    return str(text)
+
+
+async def _send_error(ws: WebSocket, message: str, code: str) -> None:
+    await ws.send_text(json.dumps({"type": "error", "error": message, "code": code}))
+
+
+def replay_frames(rules: Any, record: Any) -> list[Json]:
+    """One frame per action of a finished (or partial) record, every hand face
+    up: a record holds every deal, so nothing in it is hidden any more."""
+    state = new_game(rules)
+    frames: list[Json] = []
+    names = list(record.seats)
+    for action in record.actions:
+        apply(state, action)
+        obs = observe(state, None)
+        in_hand = state.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY)
+        if in_hand:
+            obs = dataclasses.replace(obs, hands=tuple(tuple(h) for h in state.hands), bids=tuple(state.bids))
+        frames.append(
+            {
+                "version": len(state.log),
+                "label": format_action(state.log[-1]),
+                "hand_number": state.hand_number,
+                "obs": observation_json(obs, names),
+            }
+        )
+    return frames
+
+
+def create_app(
+    store_url: str | None = None,
+    *,
+    away_after: float = 60.0,
+    bot_delay: float = 0.6,
+    think: float = 1.0,
+    rate: float = RATE,
+) -> Starlette:
+    """The web application; ``store_url`` is an SQLAlchemy URL (SQLite by default).
+    ``rate`` is the messages a second one connection may send on average."""
+    server = Server(store_url, away_after=away_after, bot_delay=bot_delay, think=think, rate=rate)
+
+    def guarded(handler: Any) -> Any:
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await handler(request)  # type: ignore[no-any-return]
+            except TableError as err:
+                return _error(str(err), err.status)
+            except RulesError as err:
+                return _error(str(err))
+
+        return endpoint
+
+    def page(name: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            request.scope["page"] = name
+            return await server.page(request)
+
+        return endpoint
+
+    routes = [
+        Route("/", page("home")),
+        Route("/t/{table}", page("table")),
+        Route("/replay", page("replay")),
+        Route("/api/options", guarded(server.options)),
+        Route("/api/play-now", guarded(server.play_now), methods=["POST"]),
+        Route("/api/tables", guarded(server.new_table), methods=["POST"]),
+        Route("/api/tables/{table}", guarded(server.show)),
+        Route("/api/tables/{table}/join", guarded(server.join), methods=["POST"]),
+        Route("/api/tables/{table}/fill", guarded(server.fill), methods=["POST"]),
+        Route("/api/tables/{table}/start", guarded(server.start), methods=["POST"]),
+        Route("/api/tables/{table}/record", guarded(server.record)),
+        Route("/api/replay", guarded(server.replay), methods=["POST"]),
+        WebSocketRoute("/ws/{table}", server.websocket),
+        Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=server.lifespan)
+    app.state.server = server
+    return app
+
+
+__all__ = ["create_app", "replay_frames"]

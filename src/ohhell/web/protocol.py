@@ -1,0 +1,287 @@
+"""Observations and actions as JSON, and the checks on what a client sends.
+
+Everything a connection receives about the game is built here from
+``observe(state, seat)`` (or, for a seen action, ``visible_log``), never from
+the state itself: redaction happens once, in ``ohhell.view``.
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from enum import StrEnum
+from typing import Any, Final
+
+from ..cards import Card, CardError, Suit
+from ..game import Action, Bid, ChangeBid, Deal, DrawForDealer, HandResult, NameTrump, Phase, Play, Trick
+from ..rules import OPTION_NAMES, PRESETS, Rules
+from ..scoring import standings
+from ..view import Observation, SealedBid, SeenAction, SeenDeal
+
+MAX_MESSAGE: Final = 4096
+"""The largest client message (bytes) the server reads; a longer one is refused."""
+
+MAX_NAME: Final = 24
+"""The longest player name, in characters."""
+
+Json = dict[str, Any]
+
+
+class ProtocolError(ValueError):
+    """A client message that cannot be understood; the message says why."""
+
+
+# --- Server to client ---
+
+
+def card_text(card: Card | None) -> str | None:
+    return None if card is None else str(card)
+
+
+def action_json(action: Action) -> Json:
+    """A seat's action as the client sends and sees it (deals and draws excluded)."""
+    match action:
+        case Bid(seat, bid):
+            return {"seat": seat, "kind": "bid", "bid": bid}
+        case ChangeBid(seat, bid):
+            return {"seat": seat, "kind": "change", "bid": bid}
+        case NameTrump(seat, suit):
+            return {"seat": seat, "kind": "trump", "suit": suit.letter if suit is not None else "NT"}
+        case Play(seat, card):
+            return {"seat": seat, "kind": "play", "card": card_text(card)}
+    raise TypeError(f"not a seat's action: {action!r}")
+
+
+def seen_json(seen: SeenAction) -> Json:
+    """One entry of ``visible_log``: what a seat saw happen."""
+    if isinstance(seen, SealedBid):
+        return {"seat": seen.seat, "kind": "bid"}  # R-BID-SIMULTANEOUS: the value stays sealed
+    if isinstance(seen, SeenDeal):
+        return {
+            "seat": None,
+            "kind": "deal",
+            "hands": [None if h is None else [str(c) for c in h] for h in seen.hands],
+            "turned": card_text(seen.turned),
+        }
+    if isinstance(seen, DrawForDealer):
+        return {"seat": None, "kind": "draw", "cards": [card_text(c) for c in seen.cards]}
+    if isinstance(seen, Deal):  # pragma: no cover - visible_log gives SeenDeal
+        raise TypeError("a deal must go through visible_log")
+    return action_json(seen)
+
+
+def _trick_json(trick: Trick) -> Json:
+    return {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner}
+
+
+def _suit(suit: Suit | None) -> str | None:
+    return None if suit is None else suit.letter
+
+
+def result_json(result: HandResult) -> Json:
+    return {
+        "number": result.number,
+        "dealer": result.dealer,
+        "size": result.size,
+        "trump": _suit(result.trump),
+        "turned": card_text(result.turned),
+        "bids": list(result.bids),
+        "tricks": list(result.tricks),
+        "scores": list(result.scores),
+        "trump_namer": result.trump_namer,
+        "extra": result.extra,
+    }
+
+
+def observation_json(obs: Observation, names: typing.Sequence[str], *, can_change: bool = False) -> Json:
+    """``obs`` as the JSON object of docs/web.md."""
+    data: Json = {
+        "seat": obs.seat,
+        "players": obs.players,
+        "names": list(names),
+        "phase": obs.phase.value,
+        "hand_number": obs.hand_number,
+        "hands_total": len(obs.rules.schedule),
+        "hand_size": obs.hand_size,
+        "dealer": obs.dealer,
+        "extra_hand": obs.extra_hand,
+        "devils_bridge": obs.devils_bridge,
+        "hands": [None if h is None else [str(c) for c in h] for h in obs.hands],
+        "hand_counts": list(obs.hand_counts),
+        "turned": card_text(obs.turned),
+        "trump": _suit(obs.trump),
+        "trump_decided": obs.trump_decided,
+        "trump_namer": obs.trump_namer,
+        "bids": list(obs.bids),
+        "has_bid": list(obs.has_bid),
+        "balance": obs.balance,
+        "actors": list(obs.actors),
+        "forbidden_bid": obs.forbidden_bid,
+        "leader": obs.leader,
+        "trick": [[seat, str(card)] for seat, card in obs.trick],
+        "tricks": [_trick_json(t) for t in obs.tricks],
+        "taken": list(obs.taken),
+        "voids": [sorted(s.letter for s in v) for v in obs.voids],
+        "draws": [[card_text(c) for c in d.cards] for d in obs.draws],
+        "results": [result_json(r) for r in obs.results],
+        "totals": list(obs.totals),
+        "exact": list(obs.exact),
+        "legal": [action_json(a) for a in obs.legal_actions],
+        "can_change": can_change,
+    }
+    if obs.phase is Phase.OVER:
+        data["standings"] = [
+            {"place": s.place, "seats": list(s.seats), "total": s.total, "exact": s.exact}
+            for s in standings(obs.rules, obs.totals, obs.exact)
+        ]
+    return data
+
+
+def dumps(message: Json) -> str:
+    """Compact JSON for the wire."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+# --- Rule options for the new-table form ---
+
+
+def _choices(name: str) -> list[str] | None:
+    hint = typing.get_type_hints(Rules)[name]
+    if hint is bool:
+        return ["yes", "no"]
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        return [m.value for m in hint]
+    if isinstance(hint, type) and issubclass(hint, Suit):
+        return [s.letter for s in Suit]
+    if name == "players":
+        return [str(n) for n in range(3, 8)]
+    return None  # free text: numbers, lists, teams
+
+
+_HELP: Final = {
+    "players": "number of players (3 to 7)",
+    "deck": "standard 52 cards, or the Australian 65/78-card packs for 5 and 6 players",
+    "sequence": "how the hand sizes run",
+    "start_cards": "the largest hand (auto: by the number of players)",
+    "fixed_hands": "the number of hands when the sequence is fixed",
+    "hand_sizes": "an explicit list of hand sizes, e.g. 1,2,3 (none: from the sequence)",
+    "first_dealer": "the first dealer's seat (draw: cut for it)",
+    "trump": "how trump is chosen",
+    "trump_rotation": "the rotation of trump suits, NT for no trump",
+    "trump_suit": "the trump suit when trump is fixed",
+    "bidding": "players bid in turn, or all at once",
+    "hook": "the last bidder may not make the bids add up to the tricks",
+    "bid_changes": "a bid may be changed until the next player bids",
+    "first_lead": "who leads the first trick",
+    "devils_bridge": "1-card hands are held to the forehead: see every card but your own",
+    "scoring": "the scoring system",
+    "no_trump_doubles": "a hand without trump scores double",
+    "tie_break": "how a tie for first place is broken",
+    "teams": "partnerships, e.g. 0+2,1+3 (none: everyone for themselves)",
+}
+
+
+def options_json() -> Json:
+    """Presets, every rule option with its choices, for the new-table form."""
+    from ..bots import BOT_NAMES
+
+    return {
+        "presets": {name: rules.options() for name, rules in PRESETS.items()},
+        "options": [
+            {
+                "name": name.replace("_", "-"),
+                "choices": _choices(name),
+                "help": _HELP.get(name, ""),
+            }
+            for name in OPTION_NAMES
+        ],
+        "levels": list(BOT_NAMES),
+    }
+
+
+# --- Client to server ---
+
+
+def parse_message(text: str | bytes) -> Json:
+    """A client message as a JSON object, or ProtocolError saying what is wrong."""
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError(f"message too long ({len(text)} bytes; at most {MAX_MESSAGE})")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ProtocolError(f"not JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a message must be a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError('a message needs a "type"')
+    return data
+
+
+def _int_field(data: Json, key: str, what: str) -> int:
+    value = data.get(key)
+    if type(value) is not int:
+        raise ProtocolError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def parse_action(data: object, seat: int) -> Action:
+    """The action a client sends for its own ``seat`` (docs/web.md)."""
+    if not isinstance(data, dict):
+        raise ProtocolError('"action" must be an object such as {"kind": "bid", "bid": 2}')
+    kind = data.get("kind")
+    if kind in ("bid", "change"):
+        bid = _int_field(data, "bid", "the bid")
+        if not 0 <= bid <= 99:
+            raise ProtocolError(f"a bid of {bid} is out of range")
+        return Bid(seat, bid) if kind == "bid" else ChangeBid(seat, bid)
+    if kind == "trump":
+        suit = data.get("suit")
+        if suit in ("NT", "nt"):
+            return NameTrump(seat, None)
+        if not isinstance(suit, str):
+            raise ProtocolError('"suit" must be C, D, H, S or NT')
+        try:
+            return NameTrump(seat, Suit.parse(suit))
+        except (CardError, ValueError):
+            raise ProtocolError(f"{suit!r} is not a suit: C, D, H, S or NT") from None
+    if kind == "play":
+        card = data.get("card")
+        if card is None:
+            return Play(seat, None)
+        if not isinstance(card, str) or len(card) > 8:
+            raise ProtocolError('"card" must be a card such as "QS" or "10H", or null')
+        try:
+            return Play(seat, Card.parse(card))
+        except (CardError, ValueError) as err:
+            raise ProtocolError(f"{card!r} is not a card: {err}") from None
+    raise ProtocolError(f"unknown action kind {kind!r}: bid, change, trump or play")
+
+
+def clean_name(value: object) -> str:
+    """A player's name: one line, trimmed, at most MAX_NAME characters."""
+    if not isinstance(value, str):
+        raise ProtocolError("the name must be text")
+    name = " ".join(value.split())
+    if not name:
+        raise ProtocolError("the name is empty")
+    if len(name) > MAX_NAME:
+        raise ProtocolError(f"the name is longer than {MAX_NAME} characters")
+    if not name.isprintable():
+        raise ProtocolError("the name holds characters that cannot be printed")
+    return name
+
+
+__all__ = [
+    "MAX_MESSAGE",
+    "ProtocolError",
+    "action_json",
+    "clean_name",
+    "dumps",
+    "observation_json",
+    "options_json",
+    "parse_action",
+    "parse_message",
+    "result_json",
+    "seen_json",
+]

@@ -1,0 +1,1051 @@
+// The table page: lobby, play and final standings of one table, /t/{table}.
+//
+// Stable selectors (browser tests rely on these; keep them when changing the page):
+//   #status                 one-line prompt: whose turn, what to do, the bids' balance
+//   #error                  non-blocking message area (server errors, hints about keys)
+//   #info                   hand number, hand size, trump, who deals
+//   #conn[data-state]       connection: "connecting" | "open" | "closed"
+//   #lobby                  the lobby (status "lobby"); #invite-link, #copy-link,
+//                           #lobby-seats li[data-seat], #join-form, #join-seat, #join-name,
+//                           #join-button, #host-controls, #fill-level, #fill-button, #start-button
+//   #game                   the table while playing (hidden in the lobby)
+//   #players .seat[data-seat="2"]   one player: name, bid, tricks, score; classes
+//                           .me, .turn (to act), .dealer, .away; .bid[data-sealed] for a sealed bid
+//   #trick .played[data-seat="2"] .card[data-card="QS"]   the cards on the table;
+//                           #trick[data-kind] is "current" | "finished" | "last" | "draw" | "empty"
+//   #trump-card             the turned card / trump suit inside the table area
+//   #bids                   bid buttons button[data-bid="3"] (the hook's: .hook, disabled),
+//                           trump buttons button[data-suit="S"|"NT"], #keep-button
+//   #hand button.card[data-card="QS"]   your cards (aria-label "Queen of spades"),
+//                           enabled = legal now; under Devil's Bridge one data-card="hidden"
+//   .hinted                 the card or bid the hint suggests
+//   #hint-button, #last-button, #scores-button   the tools (keys h, l, s)
+//   #hint                   the hint: suggestion and the ranked list
+//   #scores                 score sheet (table.sheet) and chart (svg.chart); hidden until shown
+//   #standings              final standings, #download-record, #replay-link
+//   #rules, #log            the table's rules in words, and what happened
+//
+// Keys: 0-9 bid (a bid over 9 is two digits; when a second digit could follow,
+// the first waits a moment, or Enter bids it at once), 1-5 name trump (♣ ♦ ♥ ♠ NT),
+// left/right arrows move between playable cards (or bids), Enter plays/bids,
+// k keeps a bid that may still be changed, h hint, l last trick, s score sheet,
+// Escape closes the last trick and the hint.
+
+import {
+  $, api, cardElement, cardSpan, cardWords, clearMessage, el, fill, getToken, groupHand,
+  playerColour, scoreChart, scoreSheet, seatPosition, setToken, showMessage, standingsTable,
+  suitSpan, suitWords, typingInField,
+} from "/static/common.js";
+
+const TABLE = decodeURIComponent(window.location.pathname.replace(/^\/t\//, "").replace(/\/$/, ""));
+const TRUMP_CHOICES = ["C", "D", "H", "S", "NT"]; // keys 1-5
+const FINISHED_TRICK_MS = 2500; // how long a finished last trick of a hand stays in view
+const NOTICE_MS = 7000; // how long "hand over" stays in the status line
+
+/** Everything the page knows; render() draws it. */
+const S = {
+  token: getToken(TABLE),
+  seat: null, // my seat (from welcome); null: spectator
+  host: false,
+  table: null, // the public table (GET /api/tables/{table} or a "table" message)
+  version: null, // the version of the last state
+  obs: null,
+  hint: null, // the last hint message, with .legalKey: the legal actions it answers
+  hintAsked: null, // legalKey of a pending hint request
+  pending: false, // an action was sent and no state has answered yet
+  keptAt: null, // the version at which I kept a bid that could still be changed
+  coveredSeats: new Set(), // people's seats seen acting while their player was gone (see seatInfo)
+  lastTrick: null, // {plays: [[seat, card]], winner, hand}
+  finishedUntil: 0, // show the last trick of a hand until this time (ms), into the next hand
+  showLast: false, // "l": the last trick is shown in the middle
+  scoresOpen: false,
+  notice: null, // {text, until}
+  loggedVersion: -1,
+  ws: null,
+  retries: 0,
+  reconnectTimer: null,
+  reconnectAt: 0, // when the next connection attempt is due (ms)
+  digits: "",
+  digitTimer: null,
+};
+
+// ------------------------------------------------------------------ start
+
+async function main() {
+  document.title = `Oh Hell · table ${TABLE}`;
+  wireControls();
+  try {
+    S.table = await api("GET", `/api/tables/${encodeURIComponent(TABLE)}`);
+  } catch (err) {
+    const why = err.status === 404 ? `There is no table ${TABLE}.` : `Could not load the table: ${err.message}`;
+    fill($("#status"), `${why} `, el("a", { href: "/" }, "Go home"));
+    return;
+  }
+  render();
+  connect();
+  setInterval(() => send({ type: "ping" }), 25000); // keeps proxies from closing an idle socket
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && (!S.ws || S.ws.readyState === WebSocket.CLOSED)) connect();
+  });
+}
+
+function wireControls() {
+  $("#copy-link").addEventListener("click", copyInvite);
+  $("#join-form").addEventListener("submit", join);
+  $("#fill-button").addEventListener("click", fillWithBots);
+  $("#start-button").addEventListener("click", startMatch);
+  $("#hint-button").addEventListener("click", askHint);
+  $("#last-button").addEventListener("click", toggleLast);
+  $("#scores-button").addEventListener("click", toggleScores);
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", fitHand);
+}
+
+// ------------------------------------------------------------------ WebSocket
+
+/** Open a (new) socket and say hello; the server answers with welcome, table and state. */
+function connect() {
+  clearTimeout(S.reconnectTimer);
+  if (S.ws) {
+    S.ws.onclose = null; // a deliberate reconnect must not schedule another
+    S.ws.close();
+  }
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${window.location.host}/ws/${encodeURIComponent(TABLE)}`);
+  S.ws = ws;
+  setConn("connecting");
+  ws.onopen = () => {
+    const hello = { type: "hello" };
+    if (S.token) hello.token = S.token;
+    ws.send(JSON.stringify(hello));
+    setConn("open");
+  };
+  ws.onmessage = (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    handle(message);
+  };
+  ws.onclose = (event) => {
+    if (S.ws !== ws) return;
+    setConn("closed");
+    if (event.code === 4404) { // the server knows no such table: retrying cannot help
+      S.table = null;
+      fill($("#status"), `There is no table ${TABLE}. `, el("a", { href: "/" }, "Go home"));
+      return;
+    }
+    scheduleReconnect();
+  };
+}
+
+/** Back off 0.5 s, 1 s, 2 s ... up to 15 s (with a little jitter), then hello again. */
+function scheduleReconnect() {
+  const delay = Math.min(15000, 500 * 2 ** S.retries) + Math.random() * 300;
+  S.retries += 1;
+  S.pending = false;
+  S.reconnectAt = Date.now() + delay;
+  S.reconnectTimer = setTimeout(() => connect(), delay);
+  render();
+}
+
+function setConn(state) {
+  const dot = $("#conn");
+  dot.dataset.state = state;
+  const words = { connecting: "Connecting…", open: "Connected", closed: "Disconnected" }[state];
+  dot.title = words;
+  dot.setAttribute("aria-label", words);
+}
+
+function send(message) {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) {
+    S.ws.send(JSON.stringify(message));
+    return true;
+  }
+  return false;
+}
+
+function handle(message) {
+  switch (message.type) {
+    case "welcome":
+      S.retries = 0;
+      S.seat = message.seat ?? null;
+      S.host = Boolean(message.host);
+      if (S.token && S.seat === null) {
+        showMessage("This browser's seat at the table was not recognised: you are watching.", "info");
+      }
+      render();
+      break;
+    case "table":
+      S.table = { ...message };
+      delete S.table.type;
+      for (const seat of S.table.seats) if (seat.connected) S.coveredSeats.delete(seat.seat);
+      render();
+      break;
+    case "state":
+      onState(message);
+      break;
+    case "hint":
+      onHint(message);
+      break;
+    case "error":
+      S.pending = false;
+      S.hintAsked = null;
+      showMessage(message.error || "The server refused that.");
+      render();
+      break;
+    default: // pong and anything newer than this page
+      break;
+  }
+}
+
+// ------------------------------------------------------------------ state updates
+
+function onState(message) {
+  const obs = message.obs;
+  const prev = S.obs;
+  S.obs = obs;
+  S.pending = false;
+  if (message.version <= S.loggedVersion) {
+    S.version = message.version; // a resend after reconnecting: nothing new to log
+  } else {
+    S.version = message.version;
+    if (message.last) logAction(message.last, prev, obs);
+    S.loggedVersion = message.version;
+  }
+  noteCover(message.last);
+  trackTricks(prev, obs, message.last);
+  trackResults(prev, obs);
+  if (obs.phase === "over") S.scoresOpen = true;
+  render();
+}
+
+/**
+ * A person's seat that acts while its player is not connected is being played
+ * by the cover bot. The server marks such a seat "away" in its table message,
+ * but that message only comes when a seat or connection changes, not when the
+ * wait runs out; so the page also notices it from the actions.
+ */
+function noteCover(last) {
+  const seats = S.table && S.table.seats;
+  if (!last || last.seat === null || last.seat === undefined || !seats || !seats[last.seat]) return;
+  const seat = seats[last.seat];
+  if (seat.kind === "human" && !seat.connected) S.coveredSeats.add(last.seat);
+}
+
+/** The public seat, with "away" also set when the cover bot was seen playing it. */
+function seatInfo(s) {
+  const seat = (S.table && S.table.seats && S.table.seats[s]) || {};
+  return S.coveredSeats.has(s) ? { ...seat, away: true } : seat;
+}
+
+/** Keep the last finished trick: the server's, or rebuilt when the hand just ended. */
+function trackTricks(prev, obs, last) {
+  if (obs.tricks.length) {
+    const t = obs.tricks[obs.tricks.length - 1];
+    const plays = t.cards.map((card, i) => [(t.leader + i) % obs.players, card]);
+    S.lastTrick = { plays, winner: t.winner, hand: obs.hand_number };
+    return;
+  }
+  // The last card of a hand: the new observation has no tricks any more, so
+  // rebuild the trick from the previous one and the card just played; the
+  // winner is whoever's trick count went up in the hand's result.
+  const ended = prev && prev.phase === "play" && last && last.kind === "play"
+    && obs.results.length > prev.results.length;
+  if (!ended) return;
+  const result = obs.results[obs.results.length - 1];
+  let card = last.card;
+  if (!card && prev.hands[last.seat]) card = prev.hands[last.seat][0]; // Devil's Bridge: seen by others
+  const plays = [...prev.trick, [last.seat, card || null]];
+  const winner = result.tricks.findIndex((t, s) => t > prev.taken[s]);
+  S.lastTrick = { plays, winner, hand: prev.hand_number };
+  S.finishedUntil = Date.now() + FINISHED_TRICK_MS;
+  setTimeout(render, FINISHED_TRICK_MS + 50);
+}
+
+/** When a hand is scored, say so in the status line for a while. */
+function trackResults(prev, obs) {
+  if (!prev || obs.results.length <= prev.results.length) return;
+  const r = obs.results[obs.results.length - 1];
+  const names = obs.names;
+  const made = names.filter((_, s) => r.bids[s] === r.tricks[s]);
+  let text = `Hand ${r.number} over. `;
+  if (S.seat !== null) {
+    const s = S.seat;
+    const ok = r.bids[s] === r.tricks[s];
+    text += `You bid ${r.bids[s]} and took ${r.tricks[s]}: ${ok ? "made it" : "missed"} (${r.scores[s] >= 0 ? "+" : ""}${r.scores[s]}). `;
+  }
+  text += `Made their bids: ${made.length ? made.join(", ") : "nobody"}.`;
+  S.notice = { text, until: Date.now() + NOTICE_MS };
+  setTimeout(render, NOTICE_MS + 50);
+}
+
+/** A hint answers the choice it was asked for; if that choice is gone it is never shown. */
+function onHint(message) {
+  if (S.hintAsked === null) return;
+  S.hint = { ...message, legalKey: S.hintAsked };
+  S.hintAsked = null;
+  render();
+}
+
+// ------------------------------------------------------------------ what I may do now
+
+const legal = () => (S.obs && S.obs.legal) || [];
+const legalKey = () => JSON.stringify(legal());
+const seatName = (s) => s.name || `Seat ${s.seat + 1}`;
+
+/** "bid" | "change" | "trump" | "play" | null: what the legal actions ask of me. */
+function mode() {
+  const kinds = new Set(legal().map((a) => a.kind));
+  if (kinds.has("play")) return "play";
+  if (kinds.has("trump")) return "trump";
+  if (kinds.has("bid")) return "bid";
+  // After "keep" the server sends nothing until the next bidder acts: stop offering changes.
+  if ((kinds.has("change") || (S.obs && S.obs.can_change)) && S.keptAt !== S.version) return "change";
+  return null;
+}
+
+/** Send an action (a copy of one of the legal ones) for the state shown. */
+function act(action) {
+  if (S.pending || S.version === null) return;
+  const { seat: _ignored, ...clean } = action; // the server knows my seat
+  if (!send({ type: "act", version: S.version, action: clean })) {
+    showMessage("Not connected: wait for the connection to come back.");
+    return;
+  }
+  S.pending = true;
+  S.showLast = false;
+  clearMessage();
+  render();
+}
+
+function findLegal(kind, test) {
+  return legal().find((a) => a.kind === kind && test(a));
+}
+
+function playCard(code) {
+  const action = findLegal("play", (a) => a.card === code);
+  if (action) act(action);
+}
+
+function bid(value) {
+  const kind = mode() === "change" ? "change" : "bid";
+  const action = findLegal(kind, (a) => a.bid === value);
+  if (action) {
+    act(action);
+  } else if (S.obs && value === S.obs.forbidden_bid && kind === "bid") {
+    showMessage(`You may not bid ${value}: the hook (the bids may not add up to the tricks).`);
+  } else {
+    showMessage(`${value} is not a bid you can make now.`);
+  }
+}
+
+function nameTrump(suit) {
+  const action = findLegal("trump", (a) => (a.suit || "NT") === suit);
+  if (action) act(action);
+}
+
+function keepBid() {
+  if (mode() !== "change" || S.pending) return;
+  if (send({ type: "keep" })) {
+    S.keptAt = S.version;
+    render();
+  }
+}
+
+function askHint() {
+  if (!legal().length) {
+    showMessage("A hint is for your turn: there is nothing for you to decide now.", "info", 3000);
+    return;
+  }
+  if (S.hint && S.hint.legalKey === legalKey()) {
+    S.hint.hidden = false;
+    render();
+    return;
+  }
+  if (send({ type: "hint" })) {
+    S.hintAsked = legalKey();
+    S.hint = null;
+    render();
+  }
+}
+
+/** The hint shown now, if it answers the current choice. */
+function currentHint() {
+  return S.hint && !S.hint.hidden && S.hint.legalKey === legalKey() ? S.hint : null;
+}
+
+function toggleLast() {
+  if (!S.lastTrick) {
+    showMessage("No trick has been finished yet.", "info", 2500);
+    return;
+  }
+  S.showLast = !S.showLast;
+  render();
+}
+
+function toggleScores() {
+  S.scoresOpen = !S.scoresOpen;
+  render();
+  if (S.scoresOpen) $("#scores").scrollIntoView({ block: "nearest", behavior: "smooth" });
+}
+
+// ------------------------------------------------------------------ lobby actions
+
+async function copyInvite() {
+  const input = $("#invite-link");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select(); // clipboard API refused (no secure context): fall back to a selection
+    document.execCommand && document.execCommand("copy");
+  }
+  showMessage("The invite link is copied: send it to the other players.", "info", 3000);
+}
+
+async function join(event) {
+  event.preventDefault();
+  const seat = Number($("#join-seat").value);
+  const name = $("#join-name").value.trim();
+  try {
+    const answer = await api("POST", `/api/tables/${encodeURIComponent(TABLE)}/join`, { seat, name });
+    S.token = answer.token;
+    setToken(TABLE, answer.token);
+    clearMessage();
+    connect(); // hello again, now with the token
+  } catch (err) {
+    showMessage(err.message);
+  }
+}
+
+async function fillWithBots() {
+  try {
+    await api("POST", `/api/tables/${encodeURIComponent(TABLE)}/fill`, { token: S.token, level: $("#fill-level").value });
+  } catch (err) {
+    showMessage(err.message);
+  }
+}
+
+async function startMatch() {
+  try {
+    await api("POST", `/api/tables/${encodeURIComponent(TABLE)}/start`, { token: S.token });
+  } catch (err) {
+    showMessage(err.message);
+  }
+}
+
+// ------------------------------------------------------------------ keys
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || typingInField(event)) return;
+  const key = event.key;
+  const m = mode();
+  if (/^[0-9]$/.test(key) && (m === "bid" || m === "change")) {
+    typeDigit(Number(key));
+  } else if (key === "Enter" && S.digits) {
+    finishDigits(); // "1" then Enter bids 1 at once when 10 or more could follow
+  } else if (/^[1-5]$/.test(key) && m === "trump") {
+    nameTrump(TRUMP_CHOICES[Number(key) - 1]);
+  } else if (key === "ArrowLeft" || key === "ArrowRight") {
+    if (!moveFocus(key === "ArrowLeft" ? -1 : 1)) return;
+  } else if (key === "h" || key === "H") {
+    askHint();
+  } else if (key === "l" || key === "L") {
+    toggleLast();
+  } else if (key === "s" || key === "S") {
+    toggleScores();
+  } else if ((key === "k" || key === "K") && m === "change") {
+    keepBid();
+  } else if (key === "Escape") {
+    S.showLast = false;
+    if (S.hint) S.hint.hidden = true;
+    render();
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+/**
+ * Digits make a bid. A bid over 9 needs two digits: when the first digit
+ * could still start a larger legal bid, wait a moment for the second.
+ */
+function typeDigit(d) {
+  clearTimeout(S.digitTimer);
+  S.digits += String(d);
+  const value = Number(S.digits);
+  const size = S.obs ? S.obs.hand_size : 0;
+  if (value > 0 && value * 10 <= size) {
+    S.digitTimer = setTimeout(finishDigits, 1200);
+    render(); // the status line shows the digit typed so far
+    return;
+  }
+  finishDigits();
+}
+
+function finishDigits() {
+  clearTimeout(S.digitTimer);
+  const value = Number(S.digits);
+  S.digits = "";
+  bid(value);
+}
+
+/** Arrows: move focus along the enabled cards of the hand, else along the bid buttons. */
+function moveFocus(step) {
+  let buttons = [...document.querySelectorAll("#hand button:not(:disabled)")];
+  if (!buttons.length) buttons = [...document.querySelectorAll("#bids button:not(:disabled)")];
+  if (!buttons.length) return false;
+  const at = buttons.indexOf(document.activeElement);
+  let next;
+  if (at === -1) {
+    const hinted = buttons.findIndex((b) => b.classList.contains("hinted"));
+    next = hinted >= 0 ? hinted : step > 0 ? 0 : buttons.length - 1;
+  } else {
+    next = (at + step + buttons.length) % buttons.length;
+  }
+  buttons[next].focus();
+  return true;
+}
+
+// ------------------------------------------------------------------ rendering
+
+function render() {
+  const focus = rememberFocus();
+  const status = S.table ? S.table.status : null;
+  const playing = S.obs && status !== "lobby";
+  $("#lobby").hidden = status !== "lobby";
+  $("#game").hidden = !playing;
+  if (status === "lobby") renderLobby();
+  renderInfo();
+  S.trickCaption = null;
+  if (playing) {
+    renderPlayers();
+    renderTrick(); // sets S.trickCaption, shown in the status line
+    renderChoices();
+    renderHand();
+  }
+  renderStatus();
+  renderHint();
+  renderScores();
+  renderStandings();
+  renderRules();
+  restoreFocus(focus);
+  $("#hint-button").hidden = S.seat === null || (S.obs && S.obs.phase === "over"); // hints are for players
+  const myTurn = legal().length > 0 && !S.pending;
+  document.body.classList.toggle("my-turn", myTurn);
+  document.title = `${myTurn ? "● Your turn · " : ""}Oh Hell · table ${TABLE}`;
+}
+
+/** Re-rendering replaces buttons: put the keyboard focus back on the same card or bid. */
+function rememberFocus() {
+  const a = document.activeElement;
+  if (!a || a === document.body) return null;
+  for (const attr of ["card", "bid", "suit"]) if (a.dataset && a.dataset[attr] !== undefined) return [attr, a.dataset[attr]];
+  return null;
+}
+
+function restoreFocus(focus) {
+  if (!focus || (document.activeElement && document.activeElement !== document.body)) return;
+  const [attr, value] = focus;
+  const target = document.querySelector(`#hand [data-${attr}="${CSS.escape(value)}"], #bids [data-${attr}="${CSS.escape(value)}"]`);
+  if (target && !target.disabled) target.focus();
+}
+
+// --- header and status ---
+
+function renderInfo() {
+  const o = S.obs;
+  const info = $("#info");
+  if (!o || !["bid", "trump", "play"].includes(o.phase)) {
+    fill(info, S.table ? `Table ${TABLE}` : "");
+    return;
+  }
+  const number = o.extra_hand ? "Tie-break hand" : `Hand ${o.hand_number + 1} of ${o.hands_total}`;
+  fill(info,
+    el("span", {}, number), " · ",
+    el("span", {}, `${o.hand_size} card${o.hand_size === 1 ? "" : "s"}`), " · ",
+    el("span", {}, "Trump ", trumpWords(o)), " · ",
+    el("span", {}, `${o.names[o.dealer]} deals`),
+    o.devils_bridge ? el("span", { class: "badge devil" }, "Devil's Bridge") : null);
+}
+
+function trumpWords(o) {
+  if (!o.trump_decided) return el("em", {}, "named after bidding");
+  if (!o.trump) return el("strong", {}, "none");
+  return el("span", {}, suitSpan(o.trump), o.turned ? [" (turned ", cardSpan(o.turned), ")"] : "");
+}
+
+function renderStatus() {
+  const box = $("#status");
+  const lines = [statusLine()];
+  if (S.trickCaption) lines.push(el("span", { class: "trick-caption" }, S.trickCaption));
+  if (S.notice && Date.now() < S.notice.until) lines.push(el("span", { class: "notice" }, S.notice.text));
+  fill(box, lines.map((l) => el("div", {}, l)));
+}
+
+function balanceWords(o) {
+  const total = o.bids.reduce((a, b) => a + (b || 0), 0);
+  const tricks = `${o.hand_size} trick${o.hand_size === 1 ? "" : "s"}`;
+  // R-BID-ANNOUNCE: under = fewer tricks bid than there are, over = more.
+  const word = { under: "under (more tricks than bids)", over: "over (more bids than tricks)", even: "even" }[o.balance] || o.balance;
+  return `Bids total ${total} for ${tricks}: ${word}.`;
+}
+
+function statusLine() {
+  const t = S.table;
+  const o = S.obs;
+  if (S.reconnectAt && $("#conn").dataset.state !== "open") {
+    const seconds = Math.max(0, Math.round((S.reconnectAt - Date.now()) / 1000));
+    return el("span", {}, `Connection lost. Reconnecting${seconds ? ` in ${seconds} s` : ""}… `,
+      el("button", { type: "button", onclick: () => connect() }, "Reconnect now"));
+  }
+  if (!t) return "Loading…";
+  if (t.status === "lobby") {
+    if (S.seat === null) return "Pick a seat and a name to join.";
+    return S.host ? "You are the host: wait for players or fill the open seats with bots, then start." : "Waiting for the host to start.";
+  }
+  if (!o) return "Loading the game…";
+  const watching = S.seat === null ? "You are watching. " : "";
+  if (S.pending) return "Sent…";
+  const m = mode();
+  if (m === "bid") {
+    let text = `Your bid: 0 to ${o.hand_size}`;
+    if (o.forbidden_bid !== null && o.forbidden_bid !== undefined) text += `, not ${o.forbidden_bid} (the hook)`;
+    if (o.devils_bridge) text = `You see everyone's card but your own. ${text}`;
+    if (sealedBidding()) text += ". Bids stay sealed until everyone has bid";
+    if (S.digits) text += `. Typed ${S.digits}: another digit, or Enter`;
+    return el("strong", {}, `${text}.`);
+  }
+  if (m === "change") {
+    const next = o.names[(S.seat + 1) % o.players];
+    return el("strong", {}, `You may change your bid of ${o.bids[S.seat]} until ${next} bids, or keep it.`);
+  }
+  if (m === "trump") return el("strong", {}, "You bid highest: name trump, or no trump.");
+  if (S.keptAt === S.version && o.can_change) return `You keep your bid of ${o.bids[S.seat]}.`;
+  if (m === "play") {
+    return el("strong", {}, o.devils_bridge ? "Your turn: play the card you cannot see." : "Your turn: play a card.");
+  }
+  if (o.phase === "over") return "The match is over.";
+  if (o.phase === "draw") return `${watching}Drawing for the first dealer…`;
+  if (o.phase === "deal") return `${watching}Dealing…`;
+  const waiting = o.actors.filter((s) => s !== S.seat && isTurn(o, s)).map((s) => o.names[s]);
+  if (!waiting.length) return watching || "…";
+  if (o.phase === "bid" && waiting.length > 1) return `${watching}Waiting for bids from ${waiting.join(", ")}…`;
+  return `${watching}${waiting.join(", ")} to ${o.phase === "bid" ? "bid" : o.phase === "trump" ? "name trump" : "play"}…`;
+}
+
+// --- lobby ---
+
+function renderLobby() {
+  const t = S.table;
+  $("#invite-link").value = window.location.origin + window.location.pathname;
+  fill($("#lobby-seats"), t.seats.map((s) => el("li", { dataset: { seat: s.seat }, class: s.kind },
+    el("span", { class: "seat-number" }, `Seat ${s.seat + 1}`),
+    el("span", { class: "seat-name" }, s.kind === "open" ? "open seat" : seatName(s)),
+    s.kind === "bot" ? el("span", { class: "badge" }, `bot: ${s.level}`) : null,
+    s.kind === "human" ? el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "here" : "not here" }) : null,
+    s.seat === t.host_seat ? el("span", { class: "badge" }, "host") : null,
+    s.seat === S.seat ? el("span", { class: "badge you" }, "you") : null)));
+  const open = t.seats.filter((s) => s.kind === "open");
+  // A visitor without a seat picks one of the open seats.
+  const form = $("#join-form");
+  form.hidden = S.seat !== null || !open.length;
+  const select = $("#join-seat");
+  const chosen = select.value;
+  fill(select, open.map((s) => el("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
+  if (open.some((s) => String(s.seat) === chosen)) select.value = chosen;
+  // The host fills and starts.
+  $("#host-controls").hidden = !S.host;
+  if (S.host && !$("#fill-level").options.length) loadLevels();
+  $("#fill-button").disabled = !open.length;
+  $("#start-button").disabled = open.length > 0;
+  let note = "";
+  if (S.host) note = open.length ? "Start is possible once every seat is taken: wait for players or fill with bots." : "Every seat is taken: start when you are ready.";
+  else if (S.seat === null && !open.length) note = "Every seat is taken: you can watch once the match starts.";
+  else if (S.seat !== null) note = "You have a seat. The host starts the match.";
+  fill($("#lobby-note"), note);
+}
+
+async function loadLevels() {
+  try {
+    const options = await api("GET", "/api/options");
+    fill($("#fill-level"), options.levels.map((l) => el("option", { value: l }, l)));
+    if (options.levels.includes("intermediate")) $("#fill-level").value = "intermediate";
+  } catch (err) {
+    showMessage(err.message);
+  }
+}
+
+// --- players around the table ---
+
+function renderPlayers() {
+  const o = S.obs;
+  const me = S.seat ?? 0;
+  const panels = o.names.map((name, s) => {
+    const info = seatInfo(s);
+    const pos = seatPosition(s, me, o.players, { x: 38, y: 40 });
+    const classes = ["seat", `rel-${pos.rel}`];
+    if (s === S.seat) classes.push("me");
+    if (isTurn(o, s)) classes.push("turn");
+    else if (o.actors.includes(s) && o.phase === "bid") classes.push("may-change");
+    if (s === o.dealer) classes.push("dealer");
+    if (info.away) classes.push("away");
+    const hasBid = o.has_bid[s];
+    const sealed = hasBid && o.bids[s] === null; // R-BID-SIMULTANEOUS: placed, not yet shown
+    const held = o.devils_bridge && s !== S.seat && o.hands[s] ? o.hands[s] : null;
+    if (held) classes.push("has-holds");
+    return el("div", {
+      class: classes.join(" "), dataset: { seat: s },
+      // clamp: a panel near the left or right edge stays inside the table
+      style: `left:clamp(var(--seat-half), ${pos.x}%, calc(100% - var(--seat-half)));top:${pos.y}%;--colour:${playerColour(s)}`,
+    },
+    // R-DEVILS-BRIDGE: the card each other player holds to the forehead
+    held ? el("div", { class: "holds" }, held.map((c) => cardElement(c, { small: true, label: `${name} holds the ${cardWords(c).toLowerCase()}` }))) : null,
+    el("div", { class: "text" },
+    el("div", { class: "who" },
+      el("span", { class: "name" }, name), s === S.seat ? el("span", { class: "badge you" }, "you") : null,
+      s === o.dealer ? el("span", { class: "badge dealer-chip", title: `${name} deals` }, "D") : null,
+      s === o.trump_namer ? el("span", { class: "badge", title: "names trump" }, "T") : null),
+    el("div", { class: "nums" },
+      sealed
+        ? el("span", { class: "bid", dataset: { sealed: "1" }, title: "sealed until everyone has bid" }, el("b", {}, "bid placed"))
+        : el("span", { class: "bid", title: "bid" }, "bid ", el("b", {}, o.bids[s] ?? "–")),
+      el("span", { class: "took", title: "tricks taken" }, "took ", el("b", {}, ["bid", "trump", "play"].includes(o.phase) ? o.taken[s] : "–")),
+      el("span", { class: "score", title: "score" }, "pts ", el("b", {}, o.totals[s]))),
+    kindLine(info)));
+  });
+  fill($("#players"), panels, trumpIndicator(o));
+}
+
+/**
+ * Is it `s`'s turn? In sequential bidding with bid changes, the seat that may
+ * still change its bid is an actor too, but it is not the one we wait for.
+ */
+function isTurn(o, s) {
+  if (!o.actors.includes(s) || !["bid", "trump", "play"].includes(o.phase)) return false;
+  return !(o.phase === "bid" && o.bids[s] !== null && o.actors.length > 1 && !sealedBidding());
+}
+
+const sealedBidding = () => Boolean(S.table && S.table.rules && S.table.rules.bidding === "simultaneous");
+
+function kindLine(info) {
+  if (info.away) return el("div", { class: "kind away-note" }, "(bot playing until they return)");
+  if (info.kind === "bot") return el("div", { class: "kind" }, `bot: ${info.level}`);
+  if (info.kind === "human" && !info.connected) return el("div", { class: "kind" }, "offline");
+  return null;
+}
+
+/** The turned card (or trump suit) in a corner of the table. */
+function trumpIndicator(o) {
+  let face;
+  if (!["bid", "trump", "play"].includes(o.phase)) return null;
+  if (!o.trump_decided) face = el("span", { class: "trump-suit" }, "?");
+  else if (o.turned) face = cardElement(o.turned, { small: true, label: `Trump: turned ${cardWords(o.turned)}` });
+  else face = el("span", { class: "trump-suit" }, suitSpan(o.trump));
+  return el("div", { id: "trump-card", title: "Trump" }, el("span", { class: "label" }, o.trump || !o.trump_decided ? "Trump" : "No trump"), face);
+}
+
+// --- the trick in the middle ---
+
+let shownPlays = new Set(); // "seat:card" of the cards drawn on the table last time
+
+function renderTrick() {
+  const o = S.obs;
+  const box = $("#trick");
+  const me = S.seat ?? 0;
+  let plays = [];
+  let kind = "empty";
+  let caption = null;
+  let winner = null;
+  const last = S.lastTrick;
+  if (S.showLast && last) {
+    kind = "last";
+    ({ plays, winner } = last);
+    caption = `Last trick: ${o.names[winner] ?? "?"} won it (press l to close).`;
+  } else if (o.trick.length) {
+    kind = "current";
+    plays = o.trick;
+  } else if (last && o.phase === "play" && last.hand === o.hand_number) {
+    kind = "finished";
+    ({ plays, winner } = last);
+    caption = `${o.names[winner]} won the trick${winner === o.leader ? " and leads" : ""}.`;
+  } else if (last && Date.now() < S.finishedUntil) {
+    kind = "finished";
+    ({ plays, winner } = last);
+    caption = `${o.names[winner] ?? "?"} won the last trick of the hand.`;
+  } else if (o.phase === "draw" && o.draws.length) {
+    kind = "draw";
+    plays = o.draws[o.draws.length - 1].map((c, s) => [s, c]).filter(([, c]) => c);
+    caption = "Drawing for the first dealer: the highest card deals.";
+  }
+  box.dataset.kind = kind;
+  // Only a card that was not on the table before slides in (every render rebuilds the cards).
+  const keys = plays.map(([seat, card]) => `${seat}:${card}`);
+  const fresh = (key) => kind === "current" && !shownPlays.has(key);
+  const cards = plays.map(([seat, card], i) => {
+    const pos = seatPosition(seat, me, o.players, { x: 17, y: 20 });
+    return el("div", {
+      class: `played${seat === winner ? " winner" : ""}${i === 0 ? " lead" : ""}${fresh(keys[i]) ? " enter" : ""}`,
+      dataset: { seat },
+      style: `left:${pos.x}%;top:${pos.y}%;z-index:${i + 1}`,
+    }, cardElement(card, { label: card ? `${o.names[seat]}: ${cardWords(card)}` : `${o.names[seat]}: a hidden card` }),
+    el("span", { class: "by" }, seat === S.seat ? "you" : o.names[seat]));
+  });
+  shownPlays = new Set(keys);
+  S.trickCaption = caption;
+  fill(box, cards);
+  $("#last-button").setAttribute("aria-pressed", String(kind === "last"));
+}
+
+// --- bids, trump, keep ---
+
+function renderChoices() {
+  const o = S.obs;
+  const box = $("#bids");
+  const m = mode();
+  const hint = currentHint();
+  const hinted = hint ? hint.action : null;
+  box.dataset.mode = m || "none";
+  if (m === "bid" || m === "change") {
+    const buttons = [];
+    for (let b = 0; b <= o.hand_size; b++) buttons.push(bidButton(b, m, hinted));
+    const label = m === "bid" ? "Your bid:" : `Change your bid (now ${o.bids[S.seat]}):`;
+    fill(box, el("span", { class: "label" }, label), el("div", { class: "bid-row" }, buttons),
+      m === "change" ? el("button", { type: "button", id: "keep-button", class: "primary", onclick: keepBid,
+        disabled: S.pending, "aria-keyshortcuts": "k" }, "Keep my bid") : null);
+  } else if (m === "trump") {
+    const buttons = TRUMP_CHOICES.map((suit, i) => {
+      const ok = Boolean(findLegal("trump", (a) => (a.suit || "NT") === suit));
+      const isHint = hinted && hinted.kind === "trump" && (hinted.suit || "NT") === suit;
+      return el("button", {
+        type: "button", class: `suit-button${isHint ? " hinted" : ""}`, dataset: { suit },
+        disabled: !ok || S.pending, "aria-label": suit === "NT" ? "No trump" : `Name ${suitWords(suit).slice(2)} as trump`,
+        "aria-keyshortcuts": String(i + 1), onclick: () => nameTrump(suit),
+      }, suit === "NT" ? "No trump" : suitSpan(suit));
+    });
+    fill(box, el("span", { class: "label" }, "Name trump:"), el("div", { class: "bid-row" }, buttons));
+  } else if (o.balance) {
+    fill(box, el("span", { class: `balance ${o.balance}` }, balanceWords(o)));
+  } else {
+    fill(box);
+  }
+}
+
+function bidButton(b, m, hinted) {
+  const o = S.obs;
+  const kind = m === "change" ? "change" : "bid";
+  const ok = Boolean(findLegal(kind, (a) => a.bid === b));
+  const hook = m === "bid" && b === o.forbidden_bid;
+  const current = m === "change" && b === o.bids[S.seat];
+  const isHint = hinted && hinted.kind === kind && hinted.bid === b;
+  const classes = ["bid-button"];
+  if (hook) classes.push("hook");
+  if (current) classes.push("current");
+  if (isHint) classes.push("hinted");
+  let label = m === "change" ? `Change bid to ${b}` : `Bid ${b}`;
+  if (hook) label = `${b}: not allowed, the hook`;
+  if (current) label = `${b}: your bid now`;
+  return el("button", {
+    type: "button", class: classes.join(" "), dataset: { bid: b }, disabled: !ok || S.pending,
+    "aria-label": label,
+    title: hook ? `The hook: the last bidder may not make the bids add up to ${o.hand_size}` : current ? "your bid now" : "",
+    onclick: () => bid(b),
+  }, el("span", { class: "n" }, String(b)), hook ? el("small", {}, "the hook") : current ? el("small", {}, "now") : null);
+}
+
+// --- my hand ---
+
+function renderHand() {
+  const o = S.obs;
+  const box = $("#hand");
+  const me = S.seat;
+  const playing = mode() === "play" && !S.pending;
+  const hint = currentHint();
+  const hintedCard = hint && hint.action.kind === "play" ? (hint.action.card ?? "hidden") : undefined;
+  box.classList.toggle("playing", playing);
+  if (me === null) {
+    fill(box);
+    box.closest("#hand-box").hidden = true;
+    return;
+  }
+  box.closest("#hand-box").hidden = o.phase === "over";
+  if (o.devils_bridge && !o.hands[me]) {
+    // R-DEVILS-BRIDGE: my own card is held to my forehead: a back I can play blind.
+    const count = o.hand_counts[me];
+    const blind = Boolean(findLegal("play", (a) => a.card === null));
+    fill(box, Array.from({ length: count }, () => {
+      const button = cardElement(null, { button: true, label: "Your card, face down: you cannot see it" });
+      button.disabled = !(playing && blind);
+      if (playing && blind) button.classList.add("legal");
+      if (hintedCard === "hidden") button.classList.add("hinted");
+      button.addEventListener("click", () => act(findLegal("play", (a) => a.card === null)));
+      return button;
+    }));
+    requestAnimationFrame(fitHand);
+    return;
+  }
+  const cards = o.hands[me] || [];
+  const playable = new Set(legal().filter((a) => a.kind === "play").map((a) => a.card));
+  const groups = groupHand(cards, o.trump).map(([suit, codes]) => el("div", { class: "suit-group", dataset: { suit } },
+    codes.map((code) => {
+      const button = cardElement(code, { button: true });
+      const ok = playing && playable.has(code);
+      button.disabled = !ok;
+      if (playing) button.classList.add(ok ? "legal" : "dim");
+      if (code === hintedCard) button.classList.add("hinted");
+      if (code.slice(-1) === o.trump) button.classList.add("trump");
+      button.addEventListener("click", () => playCard(code));
+      return button;
+    })));
+  fill(box, groups);
+  requestAnimationFrame(fitHand);
+}
+
+/**
+ * Overlap the cards just enough to fit the hand on one line (phones): every
+ * join between two cards (within a suit or between suits) gets the same
+ * negative margin, --overlap, and at least 18 px of each card, its corner
+ * with rank and suit, stays visible. Only a very long hand still wraps.
+ */
+function fitHand() {
+  const box = $("#hand");
+  const cards = box.querySelectorAll(".card");
+  box.style.setProperty("--overlap", "0px");
+  if (cards.length < 2) return;
+  const width = cards[0].getBoundingClientRect().width;
+  const groups = box.querySelectorAll(".suit-group").length || 1;
+  const gap = 4; // between cards of a suit (style.css)
+  const groupGap = 12; // between suits (style.css)
+  const joins = cards.length - 1;
+  const natural = cards.length * width + (joins - (groups - 1)) * gap + (groups - 1) * groupGap;
+  const room = box.clientWidth - 2;
+  if (natural <= room) return;
+  const overlap = Math.max((room - natural) / joins, 18 - width - gap);
+  box.style.setProperty("--overlap", `${Math.floor(overlap)}px`);
+}
+
+// --- hint ---
+
+function actionWords(a) {
+  switch (a.kind) {
+    case "bid": return `bid ${a.bid}`;
+    case "change": return `change your bid to ${a.bid}`;
+    case "trump": return a.suit && a.suit !== "NT" ? `name ${suitWords(a.suit).slice(2)} as trump` : "name no trump";
+    case "play": return a.card ? `play the ${cardWords(a.card).toLowerCase()}` : "play your unseen card";
+    default: return JSON.stringify(a);
+  }
+}
+
+function renderHint() {
+  const box = $("#hint");
+  if (S.hintAsked !== null && S.hintAsked === legalKey()) {
+    box.hidden = false;
+    fill(box, el("h2", {}, "Hint"), el("p", { class: "muted" }, "The expert is thinking…"));
+    return;
+  }
+  const hint = currentHint();
+  if (!hint) {
+    box.hidden = true;
+    fill(box);
+    return;
+  }
+  box.hidden = false;
+  const points = (x) => (typeof x === "number" ? x.toFixed(1) : "?");
+  fill(box,
+    el("h2", {}, "Hint"),
+    el("p", { class: "suggest" }, "The expert would ", el("strong", {}, actionWords(hint.action)),
+      ` (expected ${points(hint.expected)} points this hand).`),
+    hint.ranked && hint.ranked.length > 1 ? el("ol", { class: "ranked" }, hint.ranked.map((r) =>
+      el("li", {}, el("span", {}, actionWords(r.action)), el("span", { class: "ev" }, points(r.expected))))) : null,
+    el("button", { type: "button", onclick: () => { S.hint.hidden = true; render(); } }, "Close"));
+}
+
+// --- score sheet, standings, rules ---
+
+let drawnScores = null; // results count and names drawn, so the sheet is rebuilt only on change
+
+function renderScores() {
+  const box = $("#scores");
+  box.hidden = !S.scoresOpen;
+  $("#scores-button").setAttribute("aria-pressed", String(S.scoresOpen));
+  if (!S.scoresOpen || !S.obs) return;
+  const key = `${S.obs.results.length}|${S.obs.names.join(",")}`;
+  if (drawnScores === key) return;
+  drawnScores = key;
+  fill($("#score-chart"), S.obs.results.length ? scoreChart(S.obs.results, S.obs.names) : null);
+  fill($("#score-sheet"), scoreSheet(S.obs.results, S.obs.names));
+}
+
+function renderStandings() {
+  const o = S.obs;
+  const over = Boolean(o && o.phase === "over" && o.standings);
+  $("#standings").hidden = !over;
+  if (!over) return;
+  fill($("#standings-table"), standingsTable(o.standings, o.names));
+  const notes = [];
+  if (o.results.some((r) => r.extra)) notes.push("The lead was tied after the last scheduled hand: extra hands broke the tie.");
+  const first = o.standings.filter((r) => r.place === 1);
+  if (first.length > 1) notes.push("A shared win.");
+  fill($("#standings-notes"), notes.map((n) => el("li", {}, n)));
+  const record = $("#download-record");
+  record.href = `/api/tables/${encodeURIComponent(TABLE)}/record`;
+  record.setAttribute("download", `ohhell-${TABLE}.ohr`);
+  $("#replay-link").href = `/replay?table=${encodeURIComponent(TABLE)}`;
+}
+
+let drawnRules = null;
+
+function renderRules() {
+  const t = S.table;
+  if (!t || drawnRules === t.description) return;
+  drawnRules = t.description;
+  const lines = Array.isArray(t.description) ? t.description : String(t.description || "").split("\n");
+  fill($("#rules-list"), lines.filter(Boolean).map((line) => el("li", {}, line)));
+}
+
+// --- the log of what happened ---
+
+function logAction(last, prev, obs) {
+  const who = (s) => (s === S.seat ? "You" : obs.names[s]);
+  const verb = (s, mine, theirs) => `${who(s)} ${s === S.seat ? mine : theirs}`;
+  const lines = [];
+  switch (last.kind) {
+    case "draw":
+      lines.push(["Draw for dealer: ", ...last.cards.flatMap((c, s) => (c ? [`${who(s)} `, cardSpan(c), " "] : []))]);
+      break;
+    case "deal":
+      lines.push([el("strong", {}, `Hand ${obs.hand_number + 1}: ${obs.names[obs.dealer]} deals ${obs.hand_size}`)]);
+      break;
+    case "bid":
+      lines.push([last.bid === undefined ? verb(last.seat, "have bid (sealed)", "has bid (sealed)") : `${verb(last.seat, "bid", "bids")} ${last.bid}`]);
+      break;
+    case "change":
+      lines.push([`${verb(last.seat, "change", "changes")} the bid to ${last.bid}`]);
+      break;
+    case "trump":
+      lines.push([`${verb(last.seat, "name", "names")} `, last.suit === "NT" ? "no trump" : suitSpan(last.suit)]);
+      break;
+    case "play":
+      lines.push([`${verb(last.seat, "play", "plays")} `, last.card ? cardSpan(last.card) : "a card unseen"]);
+      if (obs.tricks.length > (prev && prev.hand_number === obs.hand_number ? prev.tricks.length : 0)) {
+        const t = obs.tricks[obs.tricks.length - 1];
+        lines.push([`  → ${verb(t.winner, "win", "wins")} the trick`]);
+      }
+      break;
+    default:
+      return;
+  }
+  if (prev && obs.results.length > prev.results.length) {
+    const r = obs.results[obs.results.length - 1];
+    const made = obs.names.filter((_, s) => r.bids[s] === r.tricks[s]);
+    lines.push([el("em", {}, `Hand ${r.number} over; made their bids: ${made.join(", ") || "nobody"}`)]);
+  }
+  const log = $("#log");
+  for (const parts of lines) log.append(el("li", {}, parts));
+  while (log.children.length > 300) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight; // the log box scrolls by itself, never the page
+}
+
+main();

@@ -1,0 +1,662 @@
+"""Live tables: the only place where the server runs rules.
+
+A ``LiveTable`` is rules + seats + the game state rebuilt from the stored log
++ the version (the log's length). ``Hub`` holds the live tables of this
+process, loads one from the database on first use (so a restart resumes every
+table where its log stops) and drives the bots.
+
+An action is taken only if the connection holds the seat, the action is one of
+the seat's legal actions now and its version is not stale; then it is stored,
+applied, and every connection is sent its own seat's observation. One
+``asyncio.Lock`` per table orders everything that changes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import BOT_NAMES, Bot, get_bot, seats_to_ask
+from ..game import (
+    Action,
+    Bid,
+    Deal,
+    DrawForDealer,
+    GameState,
+    IllegalActionError,
+    Phase,
+    Play,
+    apply,
+    chance_action,
+    check,
+    legal_actions,
+    new_game,
+)
+from ..record import Record, format_action, parse_action
+from ..rules import Bidding, Rules, make_rules
+from ..view import observe
+from .protocol import Json, action_json, dumps, observation_json
+from .store import SeatRow, StaleVersion, Store, TableRow
+
+log = logging.getLogger("ohhell.web")
+
+OPEN, HUMAN, BOT = "open", "human", "bot"
+COVER_LEVEL = "intermediate"  # plays an away seat until its player returns
+QUEUE_LIMIT = 256  # messages waiting for one slow client before it is dropped
+
+
+class TableError(Exception):
+    """A request the table refuses; ``code`` says which kind (docs/web.md)."""
+
+    def __init__(self, message: str, code: str = "bad", status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _rng(seed: int, purpose: str, *numbers: int) -> random.Random:
+    # A string seed is hashed (SHA-512) by random.seed: the same stream in
+    # every process, so a restarted server deals what it would have dealt.
+    return random.Random(f"ohhell-serve:{seed}:{purpose}:{':'.join(str(n) for n in numbers)}")
+
+
+@dataclass
+class Seat:
+    seat: int
+    name: str | None
+    kind: str  # OPEN, HUMAN or BOT
+    level: str | None  # a bot's level
+    token_hash: str | None
+    connections: int = 0
+    gone_since: float = field(default_factory=time.monotonic)
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.seat, self.name, self.kind, self.level, self.token_hash)
+
+
+class Connection:
+    """One WebSocket: its seat (None for a spectator) and a queue of outgoing
+    text, written by its own task so a slow client never holds up a table."""
+
+    def __init__(self, send: Callable[[str], Any], seat: int | None, host: bool) -> None:
+        self.seat = seat
+        self.host = host
+        self._send = send
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._writer())
+
+    def post(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.closed = True  # too far behind: the client will reconnect and catch up
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    def post_json(self, message: Json) -> None:
+        self.post(dumps(message))
+
+    async def _writer(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            try:
+                await self._send(text)
+            except Exception:  # the socket went away; the reader sees it too
+                self.closed = True
+                return
+
+    async def stop(self) -> None:
+        self.closed = True
+        self.queue.put_nowait(None)
+        if self.task is not None:
+            with contextlib.suppress(Exception):
+                await self.task
+
+
+class LiveTable:
+    """One table in memory; see the module docstring."""
+
+    def __init__(self, hub: Hub, row: TableRow) -> None:
+        self.hub = hub
+        self.id = row.id
+        self.options = dict(row.options)
+        self.rules: Rules = make_rules("pagat", row.options)
+        self.seed = row.seed
+        self.status = row.status
+        self.host_seat = row.host_seat
+        self.seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in row.seats]
+        self.state: GameState = new_game(self.rules)
+        for i, line in enumerate(row.lines):
+            try:
+                apply(self.state, parse_action(line))
+            except (ValueError, IllegalActionError) as err:
+                raise ValueError(
+                    f"table {self.id}: stored action {i} ({line!r}) cannot be replayed: {err}"
+                ) from None
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.kept_at: int | None = None  # R-BID-CHANGE: version when the changer kept its bid
+        self.turn_since = [0] * self.rules.players  # version when each seat's legal actions last changed
+        self._legal = [tuple(legal_actions(self.state, s)) for s in range(self.rules.players)]
+        self.wake = asyncio.Event()
+        self.driver: asyncio.Task[None] | None = None
+        self.bots: dict[tuple[int, str], Bot] = {}
+
+    # --- What the table looks like ---
+
+    @property
+    def version(self) -> int:
+        return len(self.state.log)
+
+    def is_away(self, seat: Seat, now: float | None = None) -> bool:
+        """A person's seat whose player has been gone longer than the hub allows."""
+        if seat.kind != HUMAN or seat.connections > 0 or self.status != "playing":
+            return False
+        now = time.monotonic() if now is None else now
+        return now - seat.gone_since >= self.hub.away_after
+
+    def public(self) -> Json:
+        from ..describe import describe_rules
+
+        return {
+            "table": self.id,
+            "status": self.status,
+            "rules": self.options,
+            "description": describe_rules(self.rules),
+            "host_seat": self.host_seat,
+            "version": self.version,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "level": s.level,
+                    "connected": s.connections > 0,
+                    "away": self.is_away(s),
+                }
+                for s in self.seats
+            ],
+        }
+
+    def can_change(self, seat: int | None) -> bool:
+        """R-BID-CHANGE: may ``seat`` still change its bid (and has not kept it)?"""
+        st = self.state
+        return (
+            seat is not None
+            and st.phase is Phase.BID
+            and st.rules.bidding is Bidding.SEQUENTIAL
+            and st.change_seat == seat
+            and st.to_act != seat
+            and self.kept_at != self.version
+        )
+
+    def state_message(self, seat: int | None, last: Json | None) -> str:
+        obs = observe(self.state, seat)
+        names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
+        message = {
+            "type": "state",
+            "version": self.version,
+            "obs": observation_json(obs, names, can_change=self.can_change(seat)),
+            "last": last,
+        }
+        return dumps(message)
+
+    def seen_last(self, viewer: int | None) -> Json | None:
+        """The last action as ``viewer`` may see it (docs/web.md)."""
+        if not self.state.log:
+            return None
+        action = self.state.log[-1]
+        if isinstance(action, Deal):
+            return {"seat": None, "kind": "deal"}  # the cards are in the observation
+        if isinstance(action, DrawForDealer):
+            return {
+                "seat": None,
+                "kind": "draw",
+                "cards": [None if c is None else str(c) for c in action.cards],
+            }
+        seen = action_json(action)
+        sealed = (
+            self.rules.bidding is Bidding.SIMULTANEOUS
+            and self.state.phase is Phase.BID
+            and isinstance(action, Bid)
+            and action.seat != viewer
+        )
+        if sealed:
+            del seen["bid"]  # R-BID-SIMULTANEOUS
+        return seen
+
+    # --- Connections ---
+
+    def broadcast_table(self) -> None:
+        text = dumps({"type": "table", **self.public()})
+        for conn in list(self.connections):
+            conn.post(text)
+
+    def broadcast_state(self) -> None:
+        by_seat: dict[int | None, str] = {}
+        for conn in list(self.connections):
+            if conn.seat not in by_seat:
+                by_seat[conn.seat] = self.state_message(conn.seat, self.seen_last(conn.seat))
+            conn.post(by_seat[conn.seat])
+
+    def attach(self, conn: Connection) -> None:
+        self.connections.add(conn)
+        if conn.seat is not None:
+            seat = self.seats[conn.seat]
+            was_away = self.is_away(seat)
+            seat.connections += 1
+            if was_away:
+                log.info("table %s: seat %d is back", self.id, conn.seat)
+        conn.post_json({"type": "welcome", "seat": conn.seat, "host": conn.host})
+        self.broadcast_table()
+        if self.status != "lobby":
+            conn.post(self.state_message(conn.seat, None))
+        self.wake.set()
+
+    def detach(self, conn: Connection) -> None:
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        if conn.seat is not None:
+            seat = self.seats[conn.seat]
+            seat.connections -= 1
+            if seat.connections == 0:
+                seat.gone_since = time.monotonic()
+                # Tell everyone when the seat starts being played by a bot.
+                asyncio.get_running_loop().call_later(self.hub.away_after + 0.05, self._announce_away)
+        self.broadcast_table()
+        self.wake.set()
+
+    def _announce_away(self) -> None:
+        if any(self.is_away(s) for s in self.seats):
+            self.broadcast_table()
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = token_hash(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+    # --- Acting ---
+
+    def _refusal(self, seat: int, action: Action) -> str:
+        """Why ``action`` is not legal for ``seat`` now, without telling a
+        seat anything it may not know."""
+        st = self.state
+        if seat not in self._actors():
+            return "it is not your turn"
+        if isinstance(action, Play) and self._legal[seat] == (Play(seat, None),):
+            # R-DEVILS-BRIDGE: do not check a named card against a hand its
+            # owner cannot see; that would tell them what they hold.
+            return "this hand is played blind: play the card you cannot see (card null)"
+        try:
+            check(st, action)
+        except IllegalActionError as err:
+            return str(err)
+        return f"{format_action(action)} is not one of your choices now"
+
+    def _actors(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.rules.players) if self._legal[s])
+
+    async def act(self, seat: int, action: Action, version: int) -> None:
+        """A person's action; ``TableError`` (nothing changed) if refused."""
+        async with self.lock:
+            if self.status != "playing":
+                raise TableError("the match is not being played", "turn")
+            if version > self.version or version < self.turn_since[seat]:
+                raise TableError(
+                    f"stale action: it was chosen at version {version}, the table is at {self.version}",
+                    "stale",
+                )
+            if action not in self._legal[seat]:
+                code = "turn" if seat not in self._actors() else "illegal"
+                raise TableError(self._refusal(seat, action), code)
+            if self.is_away(self.seats[seat]):  # pragma: no cover - a connected seat is not away
+                self.seats[seat].gone_since = time.monotonic()
+            await self._commit(action)
+
+    async def keep(self, seat: int) -> None:
+        async with self.lock:
+            if not self.can_change(seat):
+                raise TableError("there is no bid of yours that could still be changed", "turn")
+            self.kept_at = self.version
+            text = self.state_message(seat, self.seen_last(seat))  # can_change is false now
+            for conn in list(self.connections):
+                if conn.seat == seat:
+                    conn.post(text)
+            self.wake.set()
+
+    async def _commit(self, action: Action) -> None:
+        """Store, apply and send one legal action (the lock is held)."""
+        st = self.state
+        version = self.version
+        apply(st, action)
+        line = format_action(st.log[-1])  # a blind play is stored with its real card
+        try:
+            self.hub.store.append(self.id, version, line)
+        except StaleVersion:
+            # Another process stored this version first: our state is wrong.
+            await self.hub.reload(self)
+            raise TableError("stale action: the table moved on; here is where it stands", "stale") from None
+        except Exception:
+            log.exception("table %s: cannot store version %d", self.id, version)
+            await self.hub.reload(self)
+            raise TableError("the action could not be stored; try again", "storage") from None
+        self._after_change()
+        if st.phase is Phase.OVER and self.status != "over":
+            self.status = "over"
+            self.hub.store.set_status(self.id, "over")
+            self.broadcast_table()
+
+    def _after_change(self) -> None:
+        for s in range(self.rules.players):
+            legal = tuple(legal_actions(self.state, s))
+            if legal != self._legal[s]:
+                self._legal[s] = legal
+                self.turn_since[s] = self.version
+        self.broadcast_state()
+        self.wake.set()
+
+    # --- The bots and the dealer ---
+
+    def _automatic(self, now: float) -> tuple[int | None, float] | None:
+        """Who acts without a person now: (seat or None for chance, delay),
+        or None when the table waits for a person. A seat waiting for its
+        player to come back gives the delay until it counts as away."""
+        st = self.state
+        if self.status != "playing" or st.phase is Phase.OVER:
+            return None
+        if st.is_chance:
+            return (None, 0.0)
+        change = st.change_seat
+        if (
+            change is not None
+            and self.can_change(change)
+            and self.seats[change].kind == HUMAN
+            and not self.is_away(self.seats[change], now)
+        ):
+            return None  # R-BID-CHANGE: the person may still change the bid: wait
+        waits: list[float] = []
+        for seat in seats_to_ask(st):
+            s = self.seats[seat]
+            if s.kind == BOT or self.is_away(s, now):
+                return (seat, self.hub.bot_delay)
+            if s.connections == 0:
+                waits.append(s.gone_since + self.hub.away_after - now)
+        if waits:
+            return (-1, max(0.0, min(waits)))  # -1: look again after the delay
+        return None
+
+    def _bot(self, seat: int) -> Bot:
+        s = self.seats[seat]
+        level = s.level if s.kind == BOT and s.level else COVER_LEVEL
+        key = (seat, level)
+        if key not in self.bots:
+            self.bots[key] = get_bot(level, seconds=self.hub.think) if level == "expert" else get_bot(level)
+        return self.bots[key]
+
+    async def drive(self) -> None:
+        """Deal and play the bots' (and away seats') turns until cancelled."""
+        while True:
+            self.wake.clear()
+            step = self._automatic(time.monotonic())
+            if step is None:
+                await self.wake.wait()
+                continue
+            seat, delay = step
+            if seat == -1:  # a person is gone: look again when they would count as away
+                try:
+                    await asyncio.wait_for(self.wake.wait(), delay + 0.01)
+                except TimeoutError:
+                    self.broadcast_table()  # now the page says a bot plays the seat
+                continue
+            if delay > 0:
+                # A plain pause, not cut short by other events, so people can follow.
+                version = self.version
+                await asyncio.sleep(delay)
+                again = self._automatic(time.monotonic())
+                if self.version != version or again is None or again[0] != seat:
+                    continue
+            try:
+                await self._step(seat)
+            except Exception:  # a bug must not stop the table for good
+                log.exception("table %s: automatic step failed", self.id)
+                await asyncio.sleep(1.0)
+
+    async def _step(self, seat: int | None) -> None:
+        version = self.version
+        if seat is None:
+            async with self.lock:
+                if self.version == version and self.state.is_chance:
+                    st = self.state
+                    rng = (
+                        _rng(self.seed, "draw", len(st.draws))
+                        if st.phase is Phase.DRAW
+                        else _rng(self.seed, "deal", st.hand_number)
+                    )
+                    with contextlib.suppress(TableError):
+                        await self._commit(chance_action(st, rng))
+            return
+        bot = self._bot(seat)
+        obs = observe(self.state, seat)
+        rng = _rng(self.seed, "bot", version, seat)
+        if bot.name == "expert":
+            action = await asyncio.to_thread(bot.choose, obs, rng)
+        else:
+            action = bot.choose(obs, rng)
+        async with self.lock:
+            if self.version != version or action not in self._legal[seat]:
+                return  # the table moved on while the bot thought: ask again
+            with contextlib.suppress(TableError):
+                await self._commit(action)
+
+    # --- The lobby ---
+
+    def record(self) -> Record:
+        names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
+        kinds = ",".join(s.level or "bot" if s.kind == BOT else "human" for s in self.seats)
+        tags = (("app", "ohhell serve"), ("table", self.id), ("kinds", kinds))
+        return Record.from_state(self.state, names, tags)
+
+
+class Hub:
+    """The live tables of this server process."""
+
+    def __init__(
+        self, store: Store, *, away_after: float = 60.0, bot_delay: float = 0.6, think: float = 1.0
+    ) -> None:
+        self.store = store
+        self.away_after = away_after
+        self.bot_delay = bot_delay
+        self.think = think
+        self.tables: dict[str, LiveTable] = {}
+        self._loading = asyncio.Lock()
+
+    async def get(self, table_id: str) -> LiveTable | None:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not table_id.replace("-", "").replace("_", "").isalnum() or len(table_id) > 32:
+            return None
+        async with self._loading:
+            table = self.tables.get(table_id)
+            if table is None:
+                row = self.store.load(table_id)
+                if row is None:
+                    return None
+                table = LiveTable(self, row)
+                self.tables[table_id] = table
+                self._start(table)
+        return table
+
+    def _start(self, table: LiveTable) -> None:
+        if table.driver is None:
+            table.driver = asyncio.get_running_loop().create_task(table.drive())
+
+    async def reload(self, table: LiveTable) -> None:
+        """Rebuild ``table`` from the database (after another writer moved it on)."""
+        row = self.store.load(table.id)
+        if row is None:  # pragma: no cover - tables are never deleted
+            return
+        fresh = LiveTable(self, row)
+        table.state = fresh.state
+        table.status = fresh.status
+        table.seats = [
+            Seat(s.seat, s.name, s.kind, s.level, s.token_hash, old.connections, old.gone_since)
+            for s, old in zip(fresh.seats, table.seats, strict=True)
+        ]
+        table._legal = fresh._legal
+        table.turn_since = [table.version] * table.rules.players
+        table.broadcast_table()
+        table.broadcast_state()
+
+    async def resume_all(self) -> int:
+        """Load every table being played, so bots go on after a restart."""
+        ids = self.store.table_ids("playing")
+        for table_id in ids:
+            await self.get(table_id)
+        return len(ids)
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            if table.driver is not None:
+                table.driver.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await table.driver
+        self.tables.clear()
+
+    # --- Creating and joining ---
+
+    def create(
+        self,
+        rules: Rules,
+        kinds: list[str],
+        *,
+        host_seat: int,
+        host_name: str,
+        seed: int | None = None,
+    ) -> tuple[str, str]:
+        """A new table in the lobby; returns (table id, the host's token)."""
+        if len(kinds) != rules.players:
+            raise TableError(f"a {rules.players}-player table needs {rules.players} seats, not {len(kinds)}")
+        if not 0 <= host_seat < rules.players:
+            raise TableError(f"your seat must be from 0 to {rules.players - 1}")
+        table_id = secrets.token_urlsafe(9)
+        token = new_token()
+        rows = []
+        for seat, kind in enumerate(kinds):
+            if seat == host_seat:
+                rows.append(SeatRow(seat, host_name, HUMAN, None, token_hash(token)))
+            elif kind == HUMAN:
+                rows.append(SeatRow(seat, None, OPEN, None, None))
+            elif kind in BOT_NAMES:
+                rows.append(SeatRow(seat, _bot_name(seat, kind), BOT, kind, None))
+            else:
+                raise TableError(
+                    f"seat {seat}: {kind!r} is neither human nor a bot level ({', '.join(BOT_NAMES)})"
+                )
+        seed = secrets.randbelow(2**62) if seed is None else seed
+        self.store.create(table_id, rules.options(), seed, host_seat, rows)
+        return table_id, token
+
+    async def join(self, table: LiveTable, seat: int, name: str) -> str:
+        async with table.lock:
+            if table.status != "lobby":
+                raise TableError("the match has started", status=409)
+            if not 0 <= seat < len(table.seats):
+                raise TableError(f"there is no seat {seat}")
+            s = table.seats[seat]
+            if s.kind != OPEN:
+                raise TableError(f"seat {seat} is taken", status=409)
+            token = new_token()
+            row = SeatRow(seat, name, HUMAN, None, token_hash(token))
+            if not self.store.claim_seat(table.id, row):
+                raise TableError(f"seat {seat} is taken", status=409)
+            s.name, s.kind, s.token_hash = name, HUMAN, row.token_hash
+            s.gone_since = time.monotonic()
+            table.broadcast_table()
+            return token
+
+    async def fill(self, table: LiveTable, token: str | None, level: str) -> None:
+        async with table.lock:
+            self._host(table, token)
+            if table.status != "lobby":
+                raise TableError("the match has started", status=409)
+            if level not in BOT_NAMES:
+                raise TableError(f"unknown bot level {level!r}; levels are {', '.join(BOT_NAMES)}")
+            for s in table.seats:
+                if s.kind == OPEN:
+                    s.name, s.kind, s.level = _bot_name(s.seat, level), BOT, level
+                    self.store.set_seat(table.id, s.row())
+            table.broadcast_table()
+
+    async def start(self, table: LiveTable, token: str | None) -> None:
+        async with table.lock:
+            self._host(table, token)
+            if table.status != "lobby":
+                raise TableError("the match has already started", status=409)
+            open_seats = [s.seat for s in table.seats if s.kind == OPEN]
+            if open_seats:
+                raise TableError(
+                    f"seat {', '.join(str(s) for s in open_seats)} is still open: "
+                    "wait for players or fill it with bots",
+                    status=409,
+                )
+            table.status = "playing"
+            now = time.monotonic()
+            for s in table.seats:
+                s.gone_since = now
+            self.store.set_status(table.id, "playing")
+            table.broadcast_table()
+            table.broadcast_state()
+            table.wake.set()
+
+    def _host(self, table: LiveTable, token: str | None) -> None:
+        if table.seat_of_token(token) != table.host_seat:
+            raise TableError("only the table's host may do that", "seat", status=403)
+
+
+def _bot_name(seat: int, level: str) -> str:
+    from ..session import BOT_SEAT_NAMES
+
+    return f"{BOT_SEAT_NAMES[seat % len(BOT_SEAT_NAMES)]} ({level})"
+
+
+__all__ = [
+    "BOT",
+    "HUMAN",
+    "OPEN",
+    "Connection",
+    "Hub",
+    "LiveTable",
+    "TableError",
+    "new_token",
+    "token_hash",
+]
