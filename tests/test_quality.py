@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = ("cards", "rules", "scoring", "game", "view", "record")
+CORE = ("cards", "rules", "scoring", "game", "view", "record", "scorekeeper")
 
 
 def _tool(name: str) -> list[str]:

@@ -180,6 +180,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .serve import add_serve_parser
 
     add_serve_parser(sub)
+
+    from .scorecli import add_score_parser
+
+    add_score_parser(sub)
     return parser
 
 
