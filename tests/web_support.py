@@ -11,9 +11,10 @@ Everything here drives the application in-process through Starlette's
 - ``Player``: one WebSocket. ``recv()`` reads one message with a timeout (the
   TestClient's own ``receive_json`` has none and would hang a broken test),
   ``until(pred)`` reads until a message satisfies ``pred`` and fails with the
-  messages seen so far, ``state_at(version)``, ``error()``, ``act()``,
-  ``keep()``, ``ping()`` (the next message must then be the pong: a way to
-  prove that nothing else was sent to this client in between).
+  messages seen so far; ``state_where(pred)``, ``state_at(version)`` and
+  ``my_turn()`` and ``to_move()`` look at the latest state first; ``error()``, ``act()``,
+  ``keep()``, ``ping()`` (nothing but table messages may come before the
+  pong: a way to prove no state or error was sent to this client).
 - ``play_all(players)``: play legal actions (the first legal one) for every
   person until the match is over, keeping bids (R-BID-CHANGE) so the bots go
   on; returns the final state message. Works with any mix of people and bots.
@@ -82,6 +83,26 @@ def join(client: Any, table: str, seat: int, name: str | None = None) -> str:
     return token
 
 
+def choices(state: Json) -> list[Json]:
+    """A state's legal actions for its seat, bid changes left out (a seat that
+    may change its bid is among the ``actors`` though nobody waits for it)."""
+    return [a for a in state["obs"]["legal"] if a["kind"] != "change"]
+
+
+def brief(message: Json) -> str:
+    """A message in a few words, for failure reports."""
+    if message.get("type") == "state":
+        obs = message["obs"]
+        return (
+            f"state v{message['version']} {obs['phase']} actors={obs['actors']} "
+            f"can_change={obs['can_change']} last={message['last']}"
+        )
+    if message.get("type") == "table":
+        seats = [(s["kind"], s["connected"], s["away"]) for s in message["seats"]]
+        return f"table {message['status']} v{message['version']} seats={seats}"
+    return json.dumps(message)[:300]
+
+
 class Player:
     """One WebSocket connection to a table, with reads that cannot hang."""
 
@@ -91,7 +112,7 @@ class Player:
         self.state: Json | None = None  # the latest state message
         self.table: Json | None = None  # the latest table message
         self.welcome: Json | None = None
-        self.acted_at: int | None = None  # play_all: the version this seat last acted on
+        self.pending = False  # play_all: an action sent and not yet applied or refused
 
     @property
     def seat(self) -> int | None:
@@ -124,13 +145,16 @@ class Player:
         try:
             message = ws.portal.call(get)
         except TimeoutError:
-            tail = json.dumps(self.seen[-5:])[:2000]
+            tail = [brief(m) for m in self.seen[-8:]]
             raise AssertionError(f"no message within {timeout} s; the last ones were {tail}") from None
         ws._raise_on_close(message)
         data: Json = json.loads(message["text"] if message.get("text") is not None else message["bytes"])
         self.seen.append(data)
         if data.get("type") == "state":
             self.state = data
+            last = data.get("last") or {}
+            if last.get("seat") == self.seat and self.welcome is not None:
+                self.pending = False
         elif data.get("type") == "table":
             self.table = data
         elif data.get("type") == "welcome":
@@ -145,17 +169,30 @@ class Player:
             message = self.recv()
             if pred(message):
                 return message
-        tail = json.dumps(self.seen[start:][-5:])[:2000]
+        tail = [brief(m) for m in self.seen[start:][-8:]]
         raise AssertionError(f"{limit} messages without {what or 'the expected one'}: {tail}")
 
+    def state_where(self, pred: Callable[[Json], bool], what: str = "") -> Json:
+        """The latest state if it satisfies ``pred``, else read until a state does."""
+        if self.state is not None and pred(self.state):
+            return self.state
+        return self.until(lambda m: m["type"] == "state" and pred(m), what)
+
     def state_at(self, version: int) -> Json:
-        """Read until a state of at least ``version``."""
-        return self.until(lambda m: m["type"] == "state" and m["version"] >= version, f"state >= {version}")
+        """The latest state if its version is at least ``version``, else read until one is."""
+        return self.state_where(lambda m: m["version"] >= version, f"state >= {version}")
 
     def my_turn(self) -> Json:
-        """Read until a state in which this seat must act."""
-        return self.until(
-            lambda m: m["type"] == "state" and self.seat in m["obs"]["actors"], f"seat {self.seat}'s turn"
+        """The latest state if this seat must act in it, else read until such a
+        state (after acting, wait for the new state with ``state_at`` first)."""
+        return self.state_where(lambda m: self.seat in m["obs"]["actors"], f"seat {self.seat}'s turn")
+
+    def to_move(self) -> Json:
+        """The latest state if this seat has something to do in it (a choice
+        other than changing its bid, or a bid to keep: ``can_change``), else
+        read until such a state."""
+        return self.state_where(
+            lambda m: m["obs"]["can_change"] or bool(choices(m)), f"something for seat {self.seat} to do"
         )
 
     def error(self) -> Json:
@@ -170,11 +207,15 @@ class Player:
         return self.until(pred, "an error")
 
     def ping(self) -> None:
-        """Send a ping; the very next message must be its pong (so nothing else
-        was queued for this client before it)."""
+        """Send a ping and read up to its pong; anything but ``table`` messages
+        (seats coming and going) before it fails: no state, error or hint was
+        queued for this client before the pong."""
         self.send({"type": "ping"})
-        message = self.recv()
-        assert message == {"type": "pong"}, f"expected only a pong, got {message}"
+        while True:
+            message = self.recv()
+            if message == {"type": "pong"}:
+                return
+            assert message["type"] == "table", f"expected only a pong, got {message}"
 
     # --- Sending ---
 
@@ -200,24 +241,35 @@ class Player:
 @contextlib.contextmanager
 def connect(client: Any, table: str, token: str | None = None, hello: bool = True) -> Iterator[Player]:
     """Open ``/ws/{table}``, say hello with ``token`` (a spectator without)
-    and read up to the welcome."""
+    and read what the server sends on connect: the welcome (after an error
+    for a token that holds no seat), the table, and the state unless the
+    table is in its lobby. These come together, before anything else."""
     with client.websocket_connect(f"/ws/{table}") as ws:
         player = Player(ws)
         if hello:
             player.send({"type": "hello", "token": token} if token is not None else {"type": "hello"})
             player.until(lambda m: m["type"] == "welcome", "the welcome")
+            first = player.recv()
+            assert first["type"] == "table", f"expected the table after the welcome, got {first}"
+            if first["status"] != "lobby":
+                second = player.recv()
+                assert second["type"] == "state", f"expected the state after the table, got {second}"
         yield player
 
 
 def _sync(player: Player, version: int) -> None:
+    def pred(m: Json) -> bool:
+        assert m["type"] != "error", f"seat {player.seat} was refused: {m}"
+        return m["type"] == "state" and m["version"] >= version
+
     if player.state is None or player.version < version:
-        player.state_at(version)
+        player.until(pred, f"state >= {version}")
 
 
 def play_all(players: list[Player], choose: Callable[[Player], Json] | None = None) -> Json:
     """Play every seated ``player``'s turns until the match is over (any mix of
     people and bots at the table); ``choose`` picks the action (default: the
-    first legal one). A seat whose bid may still be changed keeps it
+    first legal one that is not a bid change). A seat whose bid may still be changed keeps it
     (R-BID-CHANGE) so the bots after it go on. Returns the last state seen by
     ``players[0]``."""
     lead = players[0]
@@ -234,11 +286,13 @@ def play_all(players: list[Player], choose: Callable[[Player], Json] | None = No
             return lead.state  # type: ignore[return-value]
         moved = False
         for p in players:
-            if p.seat in p.obs["actors"] and p.acted_at != version:
-                p.acted_at = version
-                p.act(choose(p) if choose else p.obs["legal"][0], version)
+            choices = [a for a in p.obs["legal"] if a["kind"] != "change"]
+            if choices and not p.pending:
+                p.pending = True
+                p.act(choose(p) if choose else choices[0], version)
                 moved = True
-            elif p.obs["can_change"]:
+        for p in players if not moved else ():
+            if p.obs["can_change"]:  # nobody else acts: keep the bid so the bots go on
                 p.keep()
                 p.until(lambda m: m["type"] == "state" and not m["obs"]["can_change"], "the kept bid")
                 moved = True

@@ -68,6 +68,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"ohhell serve: --{name.replace('_', '-')} cannot be negative", file=sys.stderr)
             return 2
     try:
+        from .web.store import Store
+
+        Store(args.db).close()  # a bad --db URL fails here, with its reason, not inside uvicorn
         app = create_app(args.db, away_after=args.away, bot_delay=args.bot_delay, think=args.think)
     except Exception as err:  # a bad --db URL names itself
         print(f"ohhell serve: {err}", file=sys.stderr)

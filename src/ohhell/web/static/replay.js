@@ -7,7 +7,7 @@
 // Selectors: #record-file, #load-status, #viewer, #frame-label, #slider,
 // #prev-hand #prev-trick #prev-action #play-pause #next-action #next-trick #next-hand,
 // #status, #players .seat[data-seat], #trick .played[data-seat] .card[data-card],
-// #hands tr[data-seat] .card[data-card], #scores.
+// #hands .hand-row[data-seat] .card[data-card], #scores.
 // Keys: Left/Right an action, Up/Down a trick, Page Up/Page Down a hand,
 // Home/End the start and the end, Space plays or pauses.
 
@@ -90,7 +90,8 @@ function indexFrames() {
     const prev = i ? R.frames[i - 1].obs : null;
     const o = f.obs;
     if (prev && (o.tricks.length > prev.tricks.length || o.results.length > prev.results.length)) R.trickEnds.push(i);
-    if (!prev || f.hand_number !== R.frames[i - 1].hand_number) R.handStarts.push(i);
+    // A hand starts at its deal (hand_number already changes on the previous hand's last card).
+    if (!prev || f.label.startsWith("deal ")) R.handStarts.push(i);
   });
 }
 
