@@ -474,6 +474,8 @@ class LiveTable:
         async with self.lock:
             if self.version != version or action not in self._legal[seat]:
                 return  # the table moved on while the bot thought: ask again
+            if self.seats[seat].kind != BOT and not self.is_away(self.seats[seat]):
+                return  # the player came back while the bot thought: the choice is theirs
             with contextlib.suppress(TableError):
                 await self._commit(action)
 
