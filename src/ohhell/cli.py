@@ -184,6 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .scorecli import add_score_parser
 
     add_score_parser(sub)
+
+    from .scoresheet import add_scoresheet_parser
+
+    add_scoresheet_parser(sub)
     return parser
 
 
