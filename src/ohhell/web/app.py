@@ -41,6 +41,7 @@ from .protocol import (
     parse_action,
     parse_message,
 )
+from .scores import score_routes
 from .store import Store
 from .table import HUMAN, Connection, Hub, LiveTable, TableError
 
@@ -422,6 +423,7 @@ def create_app(
         Route("/api/tables/{table}/start", guarded(server.start), methods=["POST"]),
         Route("/api/tables/{table}/record", guarded(server.record)),
         Route("/api/replay", guarded(server.replay), methods=["POST"]),
+        *score_routes(server),
         WebSocketRoute("/ws/{table}", server.websocket),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]

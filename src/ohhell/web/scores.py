@@ -1,0 +1,510 @@
+"""The web scorekeeper (issue 6): score sheets of games played with real cards.
+
+``score_routes(server)`` gives the pages and the JSON API (docs/web.md,
+"The scorekeeper"); the app adds them to its routes. The model is
+``ohhell.scorekeeper.ScoreGame``: entries are the truth and the sheet is
+recomputed from them, so every request loads the game from its row, applies
+one command and, if the model accepts it, writes the row back. A refused
+command answers 400 with the model's reason and changes nothing.
+
+Storage: one table, ``ohhell_scoregames``, on the same ``metadata`` as the
+tables of web matches (so ``Store`` creates it in the same database):
+
+- ``data``: ``ScoreGame.to_dict()`` as JSON text (the ``ohhell score --file``
+  format; its ``summary`` is recomputed on reading).
+- ``undo``: the undo history, a JSON list of ``{"what", "hands"}``, the
+  ``hands`` as they were before each command (at most ``MAX_UNDO``). The
+  model keeps its history in memory only; storing it here lets ``undo`` take
+  back an edit of a past hand, as in the terminal, across requests and
+  restarts. When it is empty the model's own ``undo`` removes the last thing
+  written.
+- ``revision``: counts the changes. A write is ``UPDATE ... WHERE revision =
+  the revision read``, so two processes (or two tabs that send the revision
+  they saw) cannot both apply a command to the same sheet: the second gets 409.
+- ``edit_token_hash``: the SHA-256 of the edit token. Reading is public (a
+  read-only link is just the sheet's address); every change needs the token.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import time
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Final
+
+from sqlalchemy import Column, Float, Integer, String, Table, Text, insert, select, update
+from sqlalchemy.engine import Engine
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from ..describe import describe_rules, rules_title
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, Scoring, make_rules
+from ..scorekeeper import KEEP, HandView, ScoreError, ScoreGame, parse_trump
+from .protocol import ProtocolError, clean_name
+from .store import metadata
+from .table import TableError, new_token, token_hash
+
+if TYPE_CHECKING:  # app.py imports this module: no import of app.py at run time
+    from .app import Server
+
+STATIC = resources.files("ohhell.web") / "static"
+MAX_BODY: Final = 64 * 1024
+MAX_UNDO: Final = 400  # commands that can be taken back, newest first
+MAX_TOKEN: Final = 200
+
+scoregames_t = Table(
+    "ohhell_scoregames",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("edit_token_hash", String(64), nullable=False),
+    Column("revision", Integer, nullable=False, default=0),
+    Column("data", Text, nullable=False),  # ScoreGame.to_dict() as JSON
+    Column("undo", Text, nullable=False, default="[]"),  # [{"what", "hands"}], oldest first
+)
+
+Json = dict[str, Any]
+
+
+# --- Storage ---
+
+_ready: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+def _ensure_table(engine: Engine) -> None:
+    """Create the table if ``Store`` was made before this module was imported."""
+    if engine not in _ready:
+        scoregames_t.create(engine, checkfirst=True)
+        _ready.add(engine)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    id: str
+    created: float
+    updated: float
+    edit_token_hash: str
+    revision: int
+    data: Json
+    undo: list[Json]
+
+
+class Conflict(Exception):
+    """Somebody else changed the sheet since it was read."""
+
+
+def create_sheet(engine: Engine, game: ScoreGame) -> tuple[str, str]:
+    """Store a new sheet; returns (its id, the edit token). Only the token's hash is kept."""
+    _ensure_table(engine)
+    sheet_id = secrets.token_urlsafe(9)
+    token = new_token()
+    now = time.time()
+    with engine.begin() as db:
+        db.execute(
+            insert(scoregames_t).values(
+                id=sheet_id,
+                created=now,
+                updated=now,
+                edit_token_hash=token_hash(token),
+                revision=0,
+                data=json.dumps(game.to_dict(), ensure_ascii=False),
+                undo="[]",
+            )
+        )
+    return sheet_id, token
+
+
+def load_sheet(engine: Engine, sheet_id: str) -> ScoreRow | None:
+    _ensure_table(engine)
+    with engine.connect() as db:
+        row = db.execute(select(scoregames_t).where(scoregames_t.c.id == sheet_id)).first()
+    if row is None:
+        return None
+    return ScoreRow(
+        id=row.id,
+        created=row.created,
+        updated=row.updated,
+        edit_token_hash=row.edit_token_hash,
+        revision=row.revision,
+        data=json.loads(row.data),
+        undo=json.loads(row.undo),
+    )
+
+
+def save_sheet(engine: Engine, row: ScoreRow, game: ScoreGame, undo: list[Json]) -> int:
+    """Write the game back if nobody changed it since ``row`` was read; the new revision.
+
+    Raises ``Conflict`` when the revision in the database is no longer ``row.revision``.
+    """
+    _ensure_table(engine)
+    with engine.begin() as db:
+        done = db.execute(
+            update(scoregames_t)
+            .where(scoregames_t.c.id == row.id, scoregames_t.c.revision == row.revision)
+            .values(
+                updated=time.time(),
+                revision=row.revision + 1,
+                data=json.dumps(game.to_dict(), ensure_ascii=False),
+                undo=json.dumps(undo[-MAX_UNDO:], ensure_ascii=False),
+            )
+        )
+    if not done.rowcount:
+        raise Conflict("the sheet was changed meanwhile (another device?): reload it and try again")
+    return row.revision + 1
+
+
+def sheet_ids(engine: Engine) -> list[str]:
+    _ensure_table(engine)
+    with engine.connect() as db:
+        return [r.id for r in db.execute(select(scoregames_t.c.id).order_by(scoregames_t.c.created))]
+
+
+# --- The sheet as JSON ---
+
+
+def _suit(view: HandView) -> str | None:
+    if not view.trump_known:
+        return None
+    return "NT" if view.trump is None else view.trump.letter
+
+
+def _hand_json(view: HandView) -> Json:
+    return {
+        "hand": view.number,
+        "extra": view.extra,
+        "cards": view.size,
+        "dealer": view.dealer,
+        "first_bidder": view.first_bidder,
+        "first_leader": view.first_leader,
+        "bidding_order": list(view.bidding_order),
+        "bids": list(view.bids),
+        "next_bidder": view.next_bidder,
+        "forbidden": view.forbidden,
+        "balance": view.balance,
+        "bidding_done": view.bidding_done,
+        "trump_namer": view.trump_namer,
+        "needs_trump": view.needs_trump,
+        "trump_known": view.trump_known,
+        "trump": _suit(view),
+        "trump_rule": view.trump_rule,
+        "tricks": list(view.tricks) if view.tricks is not None else None,
+        "revokes": list(view.revokes),
+        "scores": list(view.scores) if view.scores is not None else None,
+        "totals": list(view.totals),
+        "missed": list(view.missed),
+        "complete": view.is_complete,
+    }
+
+
+def sheet_json(game: ScoreGame, row: ScoreRow | None = None, revision: int | None = None) -> Json:
+    """Everything the sheet page shows, recomputed from the entries."""
+    rules = game.rules
+    current = game.current
+    teams = [list(t) for t in rules.teams] if rules.teams is not None else None
+    out: Json = {
+        "format": "ohhell-scoresheet-view",
+        "players": list(game.players),
+        "first_dealer": game.first_dealer,
+        "rules": rules.options(),
+        "title": rules_title(rules),
+        "description": describe_rules(rules, game.players),
+        "scoring": rules.scoring.value,
+        "bidding": rules.bidding.value,
+        "trump_mode": rules.trump.value,
+        "hook": rules.hook,
+        "hands_scheduled": len(rules.schedule),
+        "teams": teams,
+        "finished": current is None,
+        "current": _hand_json(current) if current is not None else None,
+        "hands": [_hand_json(v) for v in game.hands],
+        "totals": list(game.totals),
+        "side_totals": list(game.side_totals()),
+        "exact": list(game.exact_counts),
+        "exact_rates": [round(r, 4) for r in game.exact_rates],
+        "hands_played": len(game.completed),
+        "running": [list(t) for t in game.running_totals()],
+        "standings": [
+            {"place": s.place, "seats": list(s.seats), "total": s.total, "exact": s.exact}
+            for s in game.standings()
+        ],
+        "settlement": None,
+        "settlement_net": None,
+    }
+    if rules.scoring is Scoring.OKENUFF:  # R-SETTLE
+        out["settlement"] = game.settlement()
+        out["settlement_net"] = game.settlement_net()
+    if row is not None:
+        out["id"] = row.id
+        out["created"] = row.created
+        out["updated"] = row.updated
+        out["revision"] = row.revision if revision is None else revision
+        out["can_undo"] = bool(row.undo) or bool(game.entries)
+    return out
+
+
+# --- Requests ---
+
+
+async def _body(request: Request) -> Json:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise TableError(f"the request body is larger than {MAX_BODY} bytes")
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError as err:
+        raise TableError(f"the request body is not JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise TableError("the request body must be a JSON object")
+    return data
+
+
+def _int(data: Json, key: str) -> int:
+    value = data.get(key)
+    if type(value) is not int:
+        raise TableError(f'"{key}" must be a whole number, not {value!r}')
+    return value
+
+
+def _int_list(data: Json, key: str, *, nulls: bool = False) -> list[Any]:
+    value = data.get(key)
+    ok = isinstance(value, list) and all(type(v) is int or (nulls and v is None) for v in value)
+    if not ok:
+        what = "whole numbers (or null)" if nulls else "whole numbers"
+        raise TableError(f'"{key}" must be a list of {what} by seat, not {value!r}')
+    assert isinstance(value, list)
+    return value
+
+
+def _trump(data: Json) -> Any:
+    value = data.get("suit", data.get("trump"))
+    if not isinstance(value, str):
+        raise TableError(f'the trump must be "C", "D", "H", "S" or "NT", not {value!r}')
+    return parse_trump(value)
+
+
+def _hands(game: ScoreGame) -> list[Json]:
+    hands: list[Json] = game.to_dict()["hands"]
+    return hands
+
+
+def _with_hands(game: ScoreGame, hands: list[Json]) -> ScoreGame:
+    data = game.to_dict()
+    data["hands"] = hands
+    return ScoreGame.from_dict(data)
+
+
+def new_game(data: Json) -> ScoreGame:
+    """A ``ScoreGame`` from the setup form's body: players, first dealer, preset, options."""
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise TableError('"players" must list the players\' names in seat order')
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise TableError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+    try:
+        names = [clean_name(p) for p in players]
+    except ProtocolError as err:
+        raise TableError(f"a player's name: {err}") from None
+    preset = data.get("preset", "pagat")
+    if not isinstance(preset, str):
+        raise TableError(f'"preset" must be a preset\'s name, not {preset!r}')
+    options = data.get("options", {})
+    if not isinstance(options, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in options.items()
+    ):
+        raise TableError('"options" must map option names to text, e.g. {"hook": "no"}')
+    options = dict(options)
+    options.setdefault("players", str(len(names)))
+    rules = make_rules(preset, options)
+    dealer = data.get("first_dealer")
+    if dealer is not None and type(dealer) is not int:
+        raise TableError(f'"first_dealer" must be a seat number, not {dealer!r}')
+    return ScoreGame(rules, names, dealer)
+
+
+def apply_entry(game: ScoreGame, data: Json, undo: list[Json]) -> tuple[ScoreGame, list[Json], str]:
+    """Apply one command of the entry API; returns the game, the undo history and what was done.
+
+    Raises ``ScoreError`` (the model refused) or ``TableError`` (a malformed command).
+    """
+    op = data.get("op")
+    before = _hands(game)
+    undo = list(undo)
+    if op == "bid":
+        seat = _int(data, "seat")
+        game.bid(seat, _int(data, "bid"))
+        what = f"{game.players[seat]}'s bid"
+    elif op == "trump":
+        game.name_trump(_trump(data))
+        what = "the trump"
+    elif op == "tricks":
+        view = game.current
+        game.tricks(_int_list(data, "tricks"))
+        what = f"the tricks of hand {view.number if view else '?'}"
+    elif op == "revoke":
+        seat = _int(data, "seat")
+        hand = data.get("hand")
+        if hand is not None and type(hand) is not int:
+            raise TableError(f'"hand" must be a hand number, not {hand!r}')
+        game.revoke(seat, hand)
+        what = f"{game.players[seat]}'s revoke"
+    elif op == "edit":
+        hand = _int(data, "hand")
+        bids = _int_list(data, "bids", nulls=True) if data.get("bids") is not None else None
+        tricks = _int_list(data, "tricks") if data.get("tricks") is not None else None
+        trump = _trump(data) if data.get("trump") is not None else KEEP
+        revokes = _int_list(data, "revokes") if data.get("revokes") is not None else None
+        if bids is None and tricks is None and trump is KEEP and revokes is None:
+            raise TableError("an edit names at least one of bids, tricks, trump, revokes")
+        game.edit(hand, bids=bids, tricks=tricks, trump=trump, revokes=revokes)
+        what = f"the edit of hand {hand}"
+    elif op == "undo":
+        if undo:
+            last = undo.pop()
+            return _with_hands(game, last["hands"]), undo, f"undone: {last['what']}"
+        return game, undo, f"undone: {game.undo()}"
+    else:
+        raise TableError(f"unknown op {op!r}: bid, trump, tricks, revoke, edit or undo")
+    undo.append({"what": what, "hands": before})
+    return game, undo, what
+
+
+class ScoreRoutes:
+    """The handlers; ``server.store`` is looked up at request time (after the lifespan)."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+
+    @property
+    def engine(self) -> Engine:
+        store = self.server.store
+        assert store is not None, "the server has not started"
+        return store.engine
+
+    def _row(self, request: Request) -> ScoreRow:
+        sheet_id = request.path_params["sheet"]
+        row = load_sheet(self.engine, sheet_id) if len(sheet_id) <= 32 else None
+        if row is None:
+            raise TableError("there is no such score sheet", status=404)
+        return row
+
+    @staticmethod
+    def _game(row: ScoreRow) -> ScoreGame:
+        try:
+            return ScoreGame.from_dict(row.data)
+        except ScoreError as err:  # pragma: no cover - only a hand-edited database
+            raise TableError(f"the stored sheet cannot be read: {err}", status=500) from None
+
+    @staticmethod
+    def _check_token(row: ScoreRow, data: Json) -> None:
+        token = data.get("edit_token")
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN:
+            raise TableError("this sheet is read-only without its edit token", status=403)
+        if not hmac.compare_digest(token_hash(token), row.edit_token_hash):
+            raise TableError("this edit token does not belong to this sheet: it is read-only", status=403)
+
+    async def page(self, request: Request) -> Response:
+        return FileResponse(str(STATIC / "score.html"), media_type="text/html")
+
+    async def create(self, request: Request) -> Response:
+        game = new_game(await _body(request))
+        sheet_id, token = create_sheet(self.engine, game)
+        return JSONResponse({"id": sheet_id, "edit_token": token})
+
+    async def show(self, request: Request) -> Response:
+        row = self._row(request)
+        return JSONResponse(sheet_json(self._game(row), row))
+
+    async def verify(self, request: Request) -> Response:
+        data = await _body(request)
+        row = self._row(request)
+        self._check_token(row, data)
+        return JSONResponse({"id": row.id, "editable": True})
+
+    async def entry(self, request: Request) -> Response:
+        data = await _body(request)
+        row = self._row(request)
+        self._check_token(row, data)
+        seen = data.get("revision")
+        if seen is not None and seen != row.revision:
+            raise TableError(
+                "the sheet was changed meanwhile (another device?): it has been reloaded", status=409
+            )
+        game, undo, what = apply_entry(self._game(row), data, row.undo)
+        try:
+            revision = save_sheet(self.engine, row, game, undo)
+        except Conflict as err:
+            raise TableError(str(err), status=409) from None
+        answer = sheet_json(game, row, revision)
+        answer["can_undo"] = bool(undo) or bool(game.entries)
+        answer["done"] = what
+        return JSONResponse(answer)
+
+    async def export_csv(self, request: Request) -> Response:
+        row = self._row(request)
+        return PlainTextResponse(
+            self._game(row).to_csv(),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="ohhell-score-{row.id}.csv"'},
+        )
+
+    async def export_json(self, request: Request) -> Response:
+        row = self._row(request)
+        return Response(
+            self._game(row).to_json() + "\n",
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="ohhell-score-{row.id}.json"'},
+        )
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _guarded(handler: Handler) -> Handler:
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except TableError as err:
+            return JSONResponse({"error": str(err)}, status_code=err.status)
+        except (ScoreError, RulesError) as err:
+            return JSONResponse({"error": str(err)}, status_code=400)
+
+    return endpoint
+
+
+def score_routes(server: Server) -> list[Route]:
+    """The scorekeeper's pages and API, to add to ``create_app``'s routes."""
+    h = ScoreRoutes(server)
+    return [
+        Route("/score", h.page),
+        Route("/score/{sheet}", h.page),
+        Route("/api/scores", _guarded(h.create), methods=["POST"]),
+        Route("/api/scores/{sheet}", _guarded(h.show)),
+        Route("/api/scores/{sheet}/verify", _guarded(h.verify), methods=["POST"]),
+        Route("/api/scores/{sheet}/entry", _guarded(h.entry), methods=["POST"]),
+        Route("/api/scores/{sheet}/export.csv", _guarded(h.export_csv)),
+        Route("/api/scores/{sheet}/export.json", _guarded(h.export_json)),
+    ]
+
+
+__all__ = [
+    "Conflict",
+    "ScoreRow",
+    "apply_entry",
+    "create_sheet",
+    "load_sheet",
+    "new_game",
+    "save_sheet",
+    "score_routes",
+    "scoregames_t",
+    "sheet_ids",
+    "sheet_json",
+]
