@@ -1,6 +1,19 @@
-"""Doctest collection of the package: skip the terminal app when Textual (the
-``tui`` extra) is not installed, instead of failing to import it."""
+"""Doctest collection of the package: skip a front end or an environment whose
+optional extra is not installed, instead of failing to import it."""
 
 import importlib.util
 
-collect_ignore = [] if importlib.util.find_spec("textual") else ["ohhell/tui"]
+
+def _missing(*modules: str) -> bool:
+    return not all(importlib.util.find_spec(m) for m in modules)
+
+
+collect_ignore = []
+if _missing("textual"):  # the tui extra
+    collect_ignore.append("ohhell/tui")
+if _missing("starlette", "sqlalchemy", "uvicorn"):  # the web extra
+    collect_ignore += ["ohhell/web", "ohhell/serve.py"]
+if _missing("fpdf"):  # the pdf extra
+    collect_ignore.append("ohhell/scoresheet.py")
+if _missing("pettingzoo", "gymnasium", "numpy"):  # the research extra
+    collect_ignore.append("ohhell/env")

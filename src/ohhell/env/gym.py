@@ -1,0 +1,152 @@
+"""One learning seat against ohhell bots, as a Gymnasium environment.
+
+>>> from ohhell.env.gym import OhHellGymEnv
+>>> env = OhHellGymEnv(seat=0, opponents=("random",), preset="pagat", single_deal=True)
+>>> obs, info = env.reset(seed=7)
+>>> sorted(obs), int(obs["action_mask"].sum()) > 0
+(['action_mask', 'observation'], True)
+
+The learner's observation and action space are those of ``oh_hell_v0`` (a
+``Dict`` of the encoded vector and the action mask over the 76 ids). Between
+the learner's turns the other seats are played by bots, each choosing from its
+own ``view.Observation`` only, as in ``bots.play_match``. ``reset(seed=...)``
+fixes the deals and the bots' choices.
+
+Reward (``reward=``): ``"hand"`` (default) is the change of the learner's
+score during the step: the learner's side's score for each hand that ended
+(its own score, or its team's sum under R-TEAMS), 0 on other steps;
+``"final"`` is the side's match total, given on the last step. The episode
+terminates when the match ends (``single_deal=True``: after one deal).
+
+An illegal action (``illegal_action=``): ``"penalty"`` (default) leaves the game
+as it was, gives ``illegal_penalty`` (-1.0) and sets ``info["illegal_action"]``,
+so unmasked samplers (and ``gymnasium.utils.env_checker``) can run;
+``"raise"`` raises ``ValueError`` naming the action and what is legal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Final, SupportsFloat
+
+import gymnasium
+import numpy as np
+
+from ..bots import Bot, get_bot
+from ..rules import Rules
+from .encoding import ACTION_SIZE, action_id, describe_action_id, legal_action_ids
+from .oh_hell_v0 import ObsDict, raw_env
+
+ILLEGAL: Final = ("penalty", "raise")
+
+
+class OhHellGymEnv(gymnasium.Env[ObsDict, np.int64]):
+    """``seat`` learns; ``opponents`` (bot names or ``Bot`` objects, one per
+    other seat in seat order, or a single one for all) play the rest. Other
+    keywords (``players``, ``single_deal``, rule options) go to ``oh_hell_v0``."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium reads the class
+
+    def __init__(
+        self,
+        seat: int = 0,
+        opponents: Sequence[str | Bot] = ("intermediate",),
+        preset: str | Rules = "pagat",
+        *,
+        reward: str = "hand",
+        illegal_action: str = "penalty",
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if illegal_action not in ILLEGAL:
+            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL)}, not {illegal_action!r}")
+        self.aec = raw_env(preset=preset, reward=reward, render_mode=render_mode, **options)
+        n = self.aec.rules.players
+        if not 0 <= seat < n:
+            raise ValueError(f"the learning seat must be 0..{n - 1}, not {seat}")
+        opponents = list(opponents)
+        if len(opponents) == 1:
+            opponents *= n - 1
+        if len(opponents) != n - 1:
+            raise ValueError(
+                f"a {n}-player table needs {n - 1} opponents (or one for all), not {len(opponents)}"
+            )
+        self.seat = seat
+        self.agent = f"player_{seat}"
+        others = [s for s in range(n) if s != seat]
+        self.bots: dict[int, Bot] = {
+            s: get_bot(b) if isinstance(b, str) else b for s, b in zip(others, opponents, strict=True)
+        }
+        self._bot_rngs = {s: random.Random(s) for s in others}
+        self.reward_mode = reward
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self.observation_space = self.aec.observation_space(self.agent)
+        self.action_space = gymnasium.spaces.Discrete(ACTION_SIZE)
+
+    @property
+    def rules(self) -> Rules:
+        return self.aec.rules
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsDict, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.aec.reset(seed=int(self.np_random.integers(2**62)))
+        for s in self._bot_rngs:
+            self._bot_rngs[s] = random.Random(int(self.np_random.integers(2**62)))
+        self._play_opponents()
+        return self.aec.observe(self.agent), self._info()
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
+        aec, state = self.aec, self.aec.state
+        if state.is_over:
+            raise ValueError("the match is over: call reset()")
+        aid = int(action)
+        legal = legal_action_ids(aec.observation_of(self.agent))
+        if aid not in legal:
+            why = f"action {aid} ({describe_action_id(aid)}) is not legal; legal: {legal}"
+            if self.illegal_action == "raise":
+                raise ValueError(why)
+            info = self._info()
+            info["illegal_action"] = why
+            return aec.observe(self.agent), self.illegal_penalty, False, False, info
+        side = aec.side_of(self.seat)
+        before = sum(state.totals[s] for s in side)
+        aec.step(aid)
+        self._play_opponents()
+        over = state.is_over
+        if self.reward_mode == "hand":
+            reward = float(sum(state.totals[s] for s in side) - before)
+        else:
+            reward = float(sum(state.totals[s] for s in side)) if over else 0.0
+        return aec.observe(self.agent), reward, over, False, self._info()
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def legal_action_ids(self) -> list[int]:
+        return self.aec.legal_action_ids(self.agent)
+
+    def _play_opponents(self) -> None:
+        aec = self.aec
+        while not aec.state.is_over and aec.agent_selection != self.agent:
+            seat = int(aec.agent_selection.rpartition("_")[2])
+            obs = aec.observation_of(aec.agent_selection)
+            aec.step(action_id(self.bots[seat].choose(obs, self._bot_rngs[seat])))
+
+    def _info(self) -> dict[str, Any]:
+        state = self.aec.state
+        return {"hand_number": state.hand_number, "totals": tuple(state.totals)}
+
+
+ENV_ID: Final = "ohhell/OhHell-v0"
+"""``gymnasium.make(ENV_ID, seat=0, opponents=("intermediate",), preset="pagat")``."""
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="ohhell.env.gym:OhHellGymEnv")
