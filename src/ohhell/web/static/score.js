@@ -264,9 +264,10 @@ async function sheetPage(id) {
   $("#share-edit-link").addEventListener("click", () => share(true));
   document.addEventListener("keydown", shortcut);
   render();
-  if (!TOKEN) setInterval(poll, POLL_MS);
+  if (!TOKEN) pollTimer = setInterval(poll, POLL_MS);
 }
 
+let pollTimer = null; // the read-only page refreshes itself
 const editable = () => Boolean(TOKEN);
 
 async function poll() {
@@ -301,6 +302,7 @@ async function send(command) {
       } catch { /* keep the old sheet */ }
     } else if (err.status === 403) {
       TOKEN = null;
+      if (!pollTimer) pollTimer = setInterval(poll, POLL_MS);
       render();
     }
     showMessage(err.message);
@@ -391,6 +393,7 @@ function drawBanner() {
   const banner = $("#banner");
   const cur = SHEET.current;
   if (!cur) {
+    delete banner.dataset.hand;
     const first = SHEET.standings.filter((s) => s.place === 1)
       .map((s) => s.seats.map(name).join(" and "));
     fill(banner, el("strong", {}, "The game is over"),
