@@ -41,6 +41,7 @@ from .protocol import (
     parse_action,
     parse_message,
 )
+from .requests import int_field, json_body
 from .scores import score_routes
 from .store import Store
 from .table import HUMAN, Connection, Hub, LiveTable, TableError
@@ -48,7 +49,6 @@ from .table import HUMAN, Connection, Hub, LiveTable, TableError
 log = logging.getLogger("ohhell.web")
 
 STATIC = resources.files("ohhell.web") / "static"
-MAX_BODY = 64 * 1024  # a request body (a new table, a join)
 MAX_RECORD = 1024 * 1024  # a record to replay
 HELLO_TIMEOUT = 10.0  # seconds a new WebSocket has to say who it is
 RATE = 50.0  # client messages a second, on average, before they are refused
@@ -57,28 +57,6 @@ BURST = 200.0  # ...after a burst of this many
 
 def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise TableError(f"the request body is larger than {MAX_BODY} bytes")
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError as err:
-        raise TableError(f"the request body is not JSON: {err}") from None
-    if not isinstance(data, dict):
-        raise TableError("the request body must be a JSON object")
-    return data
-
-
-def _int(data: dict[str, Any], key: str, default: int | None = None) -> int:
-    value = data.get(key, default)
-    if type(value) is not int:
-        raise TableError(f'"{key}" must be a whole number, not {value!r}')
-    return value
 
 
 def _text(data: dict[str, Any], key: str, default: str) -> str:
@@ -150,7 +128,7 @@ class Server:
         return JSONResponse(options_json())
 
     async def play_now(self, request: Request) -> Response:
-        data = await _body(request)
+        data = await json_body(request)
         preset = _text(data, "preset", "pagat")
         level = _text(data, "level", "intermediate")
         if level not in BOT_NAMES:
@@ -165,7 +143,7 @@ class Server:
         return JSONResponse({"table": table_id, "seat": 0, "token": token})
 
     async def new_table(self, request: Request) -> Response:
-        data = await _body(request)
+        data = await json_body(request)
         preset = _text(data, "preset", "pagat")
         options = data.get("options", {})
         if not isinstance(options, dict) or not all(
@@ -174,14 +152,14 @@ class Server:
             raise TableError('"options" must map option names to text, e.g. {"hook": "no"}')
         options = dict(options)
         if "players" in data:
-            options["players"] = str(_int(data, "players"))
+            options["players"] = str(int_field(data, "players"))
         rules = make_rules(preset, options)
         if not MIN_PLAYERS <= rules.players <= MAX_PLAYERS:  # pragma: no cover - make_rules checks
             raise TableError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
         kinds = data.get("seats", [HUMAN] * rules.players)
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
             raise TableError('"seats" must list each seat\'s kind: "human" or a bot level')
-        seat = _int(data, "seat", 0)
+        seat = int_field(data, "seat", 0)
         name = _name(data, "Host")
         table_id, token = self.tables.create(rules, list(kinds), host_seat=seat, host_name=name)
         return JSONResponse({"table": table_id, "seat": seat, "token": token})
@@ -192,21 +170,21 @@ class Server:
 
     async def join(self, request: Request) -> Response:
         table = await self.table(request)
-        data = await _body(request)
-        seat = _int(data, "seat")
+        data = await json_body(request)
+        seat = int_field(data, "seat")
         name = _name(data, f"Player {seat + 1}")
         token = await self.tables.join(table, seat, name)
         return JSONResponse({"table": table.id, "seat": seat, "token": token})
 
     async def fill(self, request: Request) -> Response:
         table = await self.table(request)
-        data = await _body(request)
+        data = await json_body(request)
         await self.tables.fill(table, _token(data), _text(data, "level", "intermediate"))
         return JSONResponse(table.public())
 
     async def start(self, request: Request) -> Response:
         table = await self.table(request)
-        data = await _body(request)
+        data = await json_body(request)
         await self.tables.start(table, _token(data))
         return JSONResponse(table.public())
 

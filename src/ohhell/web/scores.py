@@ -47,6 +47,7 @@ from ..describe import describe_rules, rules_title
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, Scoring, make_rules
 from ..scorekeeper import KEEP, HandView, ScoreError, ScoreGame, parse_trump
 from .protocol import ProtocolError, clean_name
+from .requests import int_field, json_body
 from .store import metadata
 from .table import TableError, new_token, token_hash
 
@@ -54,7 +55,6 @@ if TYPE_CHECKING:  # app.py imports this module: no import of app.py at run time
     from .app import Server
 
 STATIC = resources.files("ohhell.web") / "static"
-MAX_BODY: Final = 64 * 1024
 MAX_UNDO: Final = 400  # commands that can be taken back, newest first
 MAX_TOKEN: Final = 200
 
@@ -252,28 +252,6 @@ def sheet_json(game: ScoreGame, row: ScoreRow | None = None, revision: int | Non
 # --- Requests ---
 
 
-async def _body(request: Request) -> Json:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise TableError(f"the request body is larger than {MAX_BODY} bytes")
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError as err:
-        raise TableError(f"the request body is not JSON: {err}") from None
-    if not isinstance(data, dict):
-        raise TableError("the request body must be a JSON object")
-    return data
-
-
-def _int(data: Json, key: str) -> int:
-    value = data.get(key)
-    if type(value) is not int:
-        raise TableError(f'"{key}" must be a whole number, not {value!r}')
-    return value
-
-
 def _int_list(data: Json, key: str, *, nulls: bool = False) -> list[Any]:
     value = data.get(key)
     ok = isinstance(value, list) and all(type(v) is int or (nulls and v is None) for v in value)
@@ -339,8 +317,8 @@ def apply_entry(game: ScoreGame, data: Json, undo: list[Json]) -> tuple[ScoreGam
     before = _hands(game)
     undo = list(undo)
     if op == "bid":
-        seat = _int(data, "seat")
-        game.bid(seat, _int(data, "bid"))
+        seat = int_field(data, "seat")
+        game.bid(seat, int_field(data, "bid"))
         what = f"{game.players[seat]}'s bid"
     elif op == "trump":
         game.name_trump(_trump(data))
@@ -350,14 +328,14 @@ def apply_entry(game: ScoreGame, data: Json, undo: list[Json]) -> tuple[ScoreGam
         game.tricks(_int_list(data, "tricks"))
         what = f"the tricks of hand {view.number if view else '?'}"
     elif op == "revoke":
-        seat = _int(data, "seat")
+        seat = int_field(data, "seat")
         hand = data.get("hand")
         if hand is not None and type(hand) is not int:
             raise TableError(f'"hand" must be a hand number, not {hand!r}')
         game.revoke(seat, hand)
         what = f"{game.players[seat]}'s revoke"
     elif op == "edit":
-        hand = _int(data, "hand")
+        hand = int_field(data, "hand")
         bids = _int_list(data, "bids", nulls=True) if data.get("bids") is not None else None
         tricks = _int_list(data, "tricks") if data.get("tricks") is not None else None
         trump = _trump(data) if data.get("trump") is not None else KEEP
@@ -415,7 +393,7 @@ class ScoreRoutes:
         return FileResponse(str(STATIC / "score.html"), media_type="text/html")
 
     async def create(self, request: Request) -> Response:
-        game = new_game(await _body(request))
+        game = new_game(await json_body(request))
         sheet_id, token = create_sheet(self.engine, game)
         return JSONResponse({"id": sheet_id, "edit_token": token})
 
@@ -424,13 +402,13 @@ class ScoreRoutes:
         return JSONResponse(sheet_json(self._game(row), row))
 
     async def verify(self, request: Request) -> Response:
-        data = await _body(request)
+        data = await json_body(request)
         row = self._row(request)
         self._check_token(row, data)
         return JSONResponse({"id": row.id, "editable": True})
 
     async def entry(self, request: Request) -> Response:
-        data = await _body(request)
+        data = await json_body(request)
         row = self._row(request)
         self._check_token(row, data)
         seen = data.get("revision")
