@@ -76,5 +76,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"ohhell serve: {err}", file=sys.stderr)
         return 2
     print(f"ohhell serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    # Messages are small (about 1 KiB); compressing each one cost 9% of the
+    # server's time at 1,000 seats (docs/performance.md), so frames go as they are.
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+    )
     return 0

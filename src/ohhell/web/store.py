@@ -16,6 +16,7 @@ loopback, less than handing it to a thread would cost (see docs/performance.md).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -41,7 +42,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
@@ -78,6 +79,9 @@ actions_t = Table(
     Column("at", Float, nullable=False),
     PrimaryKeyConstraint("table_id", "version"),
 )
+
+
+_APPEND = insert(actions_t)
 
 
 class StaleVersion(Exception):
@@ -132,8 +136,10 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._writer: Connection | None = None  # used from the event loop's thread only
 
     def close(self) -> None:
+        self._drop_writer()
         self.engine.dispose()
 
     def create(
@@ -190,13 +196,26 @@ class Store:
 
     def append(self, table_id: str, version: int, line: str) -> None:
         """Store one action as ``version`` of the log; ``StaleVersion`` if taken."""
+        row = {"table_id": table_id, "version": version, "line": line, "at": time.time()}
+        # The hot path of every action: one statement built once, on a
+        # connection held for it (building insert().values() and checking a
+        # connection out of the pool cost more than the write; docs/performance.md).
+        if self._writer is None:
+            self._writer = self.engine.connect()
         try:
-            with self.engine.begin() as db:
-                db.execute(
-                    insert(actions_t).values(table_id=table_id, version=version, line=line, at=time.time())
-                )
+            with self._writer.begin():
+                self._writer.execute(_APPEND, row)
         except IntegrityError:
             raise StaleVersion(f"version {version} of table {table_id} is already stored") from None
+        except Exception:
+            self._drop_writer()  # the next append starts on a fresh connection
+            raise
+
+    def _drop_writer(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                writer.close()
 
     def load(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as db:
