@@ -354,21 +354,29 @@ class LiveTable:
             self.wake.set()
 
     async def _commit(self, action: Action) -> None:
-        """Store, apply and send one legal action (the lock is held)."""
+        """Store, then apply and send, one legal action (the lock is held).
+
+        The state changes only once the action is stored, so nothing that
+        reads the table meanwhile (a new connection, a hint) can see an
+        action the database does not hold.
+        """
         st = self.state
         version = self.version
-        apply(st, action)
-        line = format_action(st.log[-1])  # a blind play is stored with its real card
+        logged = action
+        if isinstance(action, Play) and action.card is None:
+            # R-DEVILS-BRIDGE: a blind play is stored with its real card, the
+            # only one in the hand (as apply() logs it).
+            logged = Play(action.seat, st.hands[action.seat][0])
         try:
-            self.hub.store.append(self.id, version, line)
+            self.hub.store.append(self.id, version, format_action(logged))
         except StaleVersion:
-            # Another process stored this version first: our state is wrong.
+            # Another process stored this version first: our state is behind.
             await self.hub.reload(self)
             raise TableError("stale action: the table moved on; here is where it stands", "stale") from None
         except Exception:
             log.exception("table %s: cannot store version %d", self.id, version)
-            await self.hub.reload(self)
             raise TableError("the action could not be stored; try again", "storage") from None
+        apply(st, action)
         self._after_change()
         if st.phase is Phase.OVER and self.status != "over":
             self.status = "over"
