@@ -586,3 +586,16 @@ def test_readable_option_that_breaks_a_rule_is_refused() -> None:
     # R-DECK-AU
     with pytest.raises(RulesError, match="not 4"):
         make_rules("pagat", {"deck": "australian"})
+
+
+def test_a_match_has_a_bounded_number_of_hands() -> None:
+    # R-SEQ-FIXED: a fixed sequence or a list of hand sizes is refused beyond
+    # MAX_HANDS at once, before any schedule is built (a server takes rule
+    # options from anyone).
+    from ohhell.rules import MAX_HANDS
+
+    assert make_rules("pagat", {"sequence": "fixed", "fixed-hands": str(MAX_HANDS)}).schedule[-1] == 10
+    with pytest.raises(RulesError, match="at most 200 hands"):
+        make_rules("pagat", {"sequence": "fixed", "fixed-hands": "1000000000"})
+    with pytest.raises(RulesError, match="at most 200 hands"):
+        make_rules("pagat", {"hand-sizes": ",".join(["1"] * (MAX_HANDS + 1))})

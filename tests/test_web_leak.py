@@ -822,15 +822,18 @@ def test_no_message_leaks_a_card(client: TestClient, config: Config) -> None:
     # The refusals provoked on purpose were refused, and a blind play naming a
     # card gets one answer whatever the card (R-DEVILS-BRIDGE): which card was
     # named must not tell whether it is the unseen one.
+    # "stale" is a right answer to any of them when another seat moved the
+    # table on between the probe's state and its arrival (checked first).
     codes = {
         "turn": {"turn", "stale", "illegal"},
-        "range": {"illegal"},
-        "follow": {"illegal"},
-        "blind": {"illegal"},
+        "range": {"illegal", "stale"},
+        "follow": {"illegal", "stale"},
+        "blind": {"illegal", "stale"},
     }
     for what, code, error in match.refusals:
         assert code in codes[what], (what, code, error)
-    assert len({error for what, _, error in match.refusals if what == "blind"}) <= 1, match.refusals
+    blind = {error for what, code, error in match.refusals if what == "blind" and code == "illegal"}
+    assert len(blind) <= 1, match.refusals
     if "R-DEVILS-BRIDGE" in config.rules:
         assert truth.counts["blind states"] > 0
     if "R-BID-SIMULTANEOUS" in config.rules:

@@ -80,6 +80,10 @@ START_CARDS: Final[Mapping[int, int]] = {3: 10, 4: 10, 5: 10, 6: 8, 7: 7}
 
 MIN_PLAYERS: Final = 3
 MAX_PLAYERS: Final = 7
+MAX_HANDS: Final = 200
+"""The most hands a match may be set to have (the longest seed sequence is 25):
+a bound, so that no rule set asks for an endless match or a schedule that
+fills memory."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -224,6 +228,11 @@ def _validate(rules: Rules) -> tuple[int, ...]:
         raise RulesError(f"a fixed sequence needs at least 1 hand, not {rules.fixed_hands}")
     if rules.hand_sizes is not None and not rules.hand_sizes:
         raise RulesError("an explicit list of hand sizes must name at least one hand")
+    hands = len(rules.hand_sizes) if rules.hand_sizes is not None else rules.fixed_hands
+    if (rules.hand_sizes is not None or rules.sequence is Sequence.FIXED) and hands > MAX_HANDS:
+        raise RulesError(f"a match may have at most {MAX_HANDS} hands, not {hands} (R-SEQ-FIXED)")
+    if len(rules.trump_rotation) > MAX_HANDS:
+        raise RulesError(f"a trump rotation may have at most {MAX_HANDS} steps (R-TRUMP-ROTATE)")
     schedule = _sequence(rules)
     for size in schedule:
         if not isinstance(size, int) or size < 1:

@@ -41,7 +41,7 @@ from .protocol import (
     parse_action,
     parse_message,
 )
-from .requests import int_field, json_body
+from .requests import int_field, json_body, read_body
 from .scores import score_routes
 from .store import Store
 from .table import HUMAN, Connection, Hub, LiveTable, TableError
@@ -50,6 +50,7 @@ log = logging.getLogger("ohhell.web")
 
 STATIC = resources.files("ohhell.web") / "static"
 MAX_RECORD = 1024 * 1024  # a record to replay
+MAX_REPLAY_ACTIONS = 5000  # a long match has about 600 (19 hands of 4 players)
 HELLO_TIMEOUT = 10.0  # seconds a new WebSocket has to say who it is
 RATE = 50.0  # client messages a second, on average, before they are refused
 BURST = 200.0  # ...after a burst of this many
@@ -199,17 +200,19 @@ class Server:
         )
 
     async def replay(self, request: Request) -> Response:
-        raw = await request.body()
-        if len(raw) > MAX_RECORD:
-            raise TableError(f"the record is larger than {MAX_RECORD} bytes")
+        raw = await read_body(request, MAX_RECORD, "the record")
         try:
             record = loads(raw.decode("utf-8"))
+            if len(record.actions) > MAX_REPLAY_ACTIONS:
+                raise TableError(f"the record has more than {MAX_REPLAY_ACTIONS} actions")
             record.replay()
         except UnicodeDecodeError:
             raise TableError("the record is not UTF-8 text") from None
         except RecordError as err:
             raise TableError(f"the record cannot be replayed: {err}") from None
-        return JSONResponse({"seats": list(record.seats), "frames": replay_frames(record.rules, record)})
+        # Frames repeat the score sheet so far: off the event loop.
+        frames = await asyncio.to_thread(replay_frames, record.rules, record)
+        return JSONResponse({"seats": list(record.seats), "frames": frames})
 
     # --- The WebSocket ---
 
@@ -233,7 +236,12 @@ class Server:
         seat = table.seat_of_token(token if isinstance(token, str) else None)
         if token and seat is None:
             await _send_error(ws, "this token holds no seat at this table: you are watching", "seat")
-        conn = Connection(ws.send_text, seat, host=seat is not None and seat == table.host_seat)
+        conn = Connection(
+            ws.send_text,
+            seat,
+            host=seat is not None and seat == table.host_seat,
+            close=lambda: ws.close(4008),
+        )
         conn.start()
         table.attach(conn)
         allowance, last = BURST, asyncio.get_running_loop().time()  # a token bucket against floods

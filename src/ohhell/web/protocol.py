@@ -219,7 +219,7 @@ def parse_message(text: str | bytes) -> Json:
         raise ProtocolError(f"message too long ({len(text)} bytes; at most {MAX_MESSAGE})")
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as err:
+    except (ValueError, UnicodeDecodeError, RecursionError) as err:
         raise ProtocolError(f"not JSON: {err}") from None
     if not isinstance(data, dict):
         raise ProtocolError("a message must be a JSON object")

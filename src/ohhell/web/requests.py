@@ -16,16 +16,30 @@ MAX_BODY: Final = 64 * 1024
 """The largest JSON request body (a new table, a join, a score entry)."""
 
 
+async def read_body(request: Request, limit: int, what: str = "the request body") -> bytes:
+    """The body, refused as soon as it passes ``limit`` bytes (by its declared
+    length, or while it streams in), so a huge body is never held whole."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise TableError(f"{what} is larger than {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TableError(f"{what} is larger than {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def json_body(request: Request) -> dict[str, Any]:
     """The request's JSON object ({} for an empty body)."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise TableError(f"the request body is larger than {MAX_BODY} bytes")
+    raw = await read_body(request, MAX_BODY)
     if not raw:
         return {}
     try:
         data = json.loads(raw)
-    except ValueError as err:
+    except (ValueError, RecursionError) as err:
         raise TableError(f"the request body is not JSON: {err}") from None
     if not isinstance(data, dict):
         raise TableError("the request body must be a JSON object")

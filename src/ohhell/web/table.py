@@ -95,10 +95,18 @@ class Connection:
     """One WebSocket: its seat (None for a spectator) and a queue of outgoing
     text, written by its own task so a slow client never holds up a table."""
 
-    def __init__(self, send: Callable[[str], Any], seat: int | None, host: bool) -> None:
+    def __init__(
+        self,
+        send: Callable[[str], Any],
+        seat: int | None,
+        host: bool,
+        close: Callable[[], Any] | None = None,
+    ) -> None:
         self.seat = seat
         self.host = host
         self._send = send
+        self._close = close
+        self.overflowed = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
@@ -110,7 +118,8 @@ class Connection:
         if self.closed:
             return
         if self.queue.qsize() >= QUEUE_LIMIT:
-            self.closed = True  # too far behind: the client will reconnect and catch up
+            # Too far behind: close it; the client reconnects and catches up.
+            self.closed = self.overflowed = True
             self.queue.put_nowait(None)
             return
         self.queue.put_nowait(text)
@@ -122,6 +131,9 @@ class Connection:
         while True:
             text = await self.queue.get()
             if text is None:
+                if self.overflowed and self._close is not None:
+                    with contextlib.suppress(Exception):
+                        await self._close()
                 return
             try:
                 await self._send(text)
@@ -157,10 +169,16 @@ class LiveTable:
                 raise ValueError(
                     f"table {self.id}: stored action {i} ({line!r}) cannot be replayed: {err}"
                 ) from None
+        if self.state.phase is Phase.OVER and self.status != "over":
+            # The server stopped between storing the last action and the status.
+            self.status = "over"
+            hub.store.set_status(self.id, "over")
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.kept_at: int | None = None  # R-BID-CHANGE: version when the changer kept its bid
-        self.turn_since = [0] * self.rules.players  # version when each seat's legal actions last changed
+        # The version when each seat's legal actions last changed; after a
+        # restart, any action chosen before it is stale (the same rule as reload).
+        self.turn_since = [self.version] * self.rules.players
         self._legal = [tuple(legal_actions(self.state, s)) for s in range(self.rules.players)]
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
@@ -294,6 +312,7 @@ class LiveTable:
     def _announce_away(self) -> None:
         if any(self.is_away(s) for s in self.seats):
             self.broadcast_table()
+            self.wake.set()
 
     def seat_of_token(self, token: str | None) -> int | None:
         if not token:
@@ -410,7 +429,12 @@ class LiveTable:
             and self.seats[change].kind == HUMAN
             and not self.is_away(self.seats[change], now)
         ):
-            return None  # R-BID-CHANGE: the person may still change the bid: wait
+            # R-BID-CHANGE: the person may still change the bid: wait for them,
+            # or, if they are gone, until they count as away.
+            changer = self.seats[change]
+            if changer.connections == 0:
+                return (-1, max(0.0, changer.gone_since + self.hub.away_after - now))
+            return None
         waits: list[float] = []
         for seat in seats_to_ask(st):
             s = self.seats[seat]
@@ -452,11 +476,14 @@ class LiveTable:
                 again = self._automatic(time.monotonic())
                 if self.version != version or again is None or again[0] != seat:
                     continue
+            version = self.version
             try:
                 await self._step(seat)
             except Exception:  # a bug must not stop the table for good
                 log.exception("table %s: automatic step failed", self.id)
-                await asyncio.sleep(1.0)
+            # Always give the other tables a turn; if nothing moved (say the
+            # database refused the write), wait before trying again.
+            await asyncio.sleep(0 if self.version != version else 1.0)
 
     async def _step(self, seat: int | None) -> None:
         version = self.version
