@@ -148,3 +148,35 @@ def test_a_replay_is_bounded(tmp_path: Any) -> None:
     with TestClient(_app(tmp_path)) as client:
         r = client.post("/api/replay", content=text.encode())
         assert r.status_code == 400 and str(MAX_REPLAY_ACTIONS) in r.json()["error"]
+
+
+def test_a_finished_table_nobody_watches_leaves_memory_and_comes_back(tmp_path: Any) -> None:
+    # R-WIN: the final standings stay readable from the stored log.
+    app = _app(tmp_path)
+    with TestClient(app) as client:
+        made = client.post(
+            "/api/tables",
+            json={"options": {"hand-sizes": "1"}, "seats": ["human", "random", "random", "random"]},
+        ).json()
+        table, token = made["table"], made["token"]
+        client.post(f"/api/tables/{table}/start", json={"token": token})
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            while True:
+                m = _state(ws)
+                if m["type"] != "state":
+                    continue
+                if m["obs"]["phase"] == "over":
+                    break
+                legal = [a for a in m["obs"]["legal"] if a["kind"] != "change"]
+                if m["obs"]["can_change"] and not legal:
+                    ws.send_json({"type": "keep"})
+                elif legal:
+                    ws.send_json({"type": "act", "version": m["version"], "action": legal[0]})
+        deadline = time.monotonic() + 5
+        while table in app.state.server.hub.tables:
+            assert time.monotonic() < deadline, "the finished table stayed loaded"
+            time.sleep(0.02)
+        shown = client.get(f"/api/tables/{table}").json()
+        assert shown["status"] == "over"
+        assert client.get(f"/api/tables/{table}/record").status_code == 200

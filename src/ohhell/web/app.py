@@ -50,6 +50,7 @@ log = logging.getLogger("ohhell.web")
 
 STATIC = resources.files("ohhell.web") / "static"
 MAX_RECORD = 1024 * 1024  # a record to replay
+HINTS_AT_ONCE = 2  # expert searches for hints running together, server-wide
 MAX_REPLAY_ACTIONS = 5000  # a long match has about 600 (19 hands of 4 players)
 HELLO_TIMEOUT = 10.0  # seconds a new WebSocket has to say who it is
 RATE = 50.0  # client messages a second, on average, before they are refused
@@ -92,6 +93,7 @@ class Server:
         self.think = think
         self.store: Store | None = None
         self.hub: Hub | None = None
+        self.hinting = asyncio.Semaphore(HINTS_AT_ONCE)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -307,7 +309,9 @@ class Server:
             conn.post_json({"type": "error", "error": "you have nothing to choose now", "code": "turn"})
             return
         rng = random.Random(f"hint:{table.id}:{version}:{conn.seat}")
-        found = await asyncio.to_thread(hint, obs, rng, min(self.think, 1.0))
+        # Hints share the machine with every table's bots: a few at a time.
+        async with self.hinting:
+            found = await asyncio.to_thread(hint, obs, rng, min(self.think, 1.0))
         if found is None:  # pragma: no cover - legal actions exist
             return
         conn.post_json(

@@ -308,6 +308,8 @@ class LiveTable:
                 asyncio.get_running_loop().call_later(self.hub.away_after + 0.05, self._announce_away)
         self.broadcast_table()
         self.wake.set()
+        if self.status == "over" and not self.connections:
+            self.hub.unload(self)  # nothing more happens here; it loads again if opened
 
     def _announce_away(self) -> None:
         if any(self.is_away(s) for s in self.seats):
@@ -573,6 +575,13 @@ class Hub:
         table.turn_since = [table.version] * table.rules.players
         table.broadcast_table()
         table.broadcast_state()
+
+    def unload(self, table: LiveTable) -> None:
+        """Forget a finished table nobody watches (its log stays stored)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if table.driver is not None:
+            table.driver.cancel()
 
     async def resume_all(self) -> int:
         """Load every table being played, so bots go on after a restart."""
