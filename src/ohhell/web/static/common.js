@@ -351,3 +351,28 @@ export function typingInField(event) {
   return t instanceof HTMLElement && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))
     && !(t instanceof HTMLInputElement && ["range", "button", "checkbox", "radio"].includes(t.type));
 }
+
+/**
+ * One rule option of a setup form (new table, new score sheet): a select
+ * where the option has choices, a text field otherwise, with its help line.
+ * The row is marked "changed" while its value differs from `presetValue()`.
+ */
+export function optionRow(option, id, value, presetValue) {
+  let control;
+  if (option.choices) {
+    control = el("select", { id, name: option.name, "aria-describedby": `${id}-help` },
+      option.choices.map((c) => el("option", { value: c }, c)));
+    if (!option.choices.includes(value)) control.append(el("option", { value }, value));
+  } else {
+    control = el("input", { id, name: option.name, type: "text", spellcheck: "false",
+      "aria-describedby": `${id}-help` });
+  }
+  control.value = value;
+  const mark = () => control.closest(".option").classList.toggle("changed",
+    control.value.trim() !== (presetValue() ?? ""));
+  control.addEventListener("input", mark);
+  control.addEventListener("change", mark);
+  return el("div", { class: "option" },
+    el("label", { for: id }, option.name), control,
+    el("small", { id: `${id}-help`, class: "muted" }, option.help || ""));
+}

@@ -5,7 +5,9 @@
 // pre-filled from the chosen preset and sends only the options that differ
 // from it. The "players" option is driven by the Players select.
 
-import { $, api, el, fill, goToTable, knownTables, showMessage, clearMessage } from "/static/common.js";
+import {
+  $, api, el, fill, goToTable, knownTables, optionRow, showMessage, clearMessage,
+} from "/static/common.js";
 
 const DEFAULT_LEVEL = "intermediate";
 let OPTIONS = null; // the answer of GET /api/options
@@ -68,25 +70,9 @@ const ruleOptions = () => OPTIONS.options.filter((o) => o.name !== "players");
 
 function drawOptions() {
   const preset = OPTIONS.presets[$("#nt-preset").value] || {};
-  const rows = ruleOptions().map((option) => {
-    const id = `opt-${option.name}`;
-    const value = preset[option.name] ?? "";
-    let control;
-    if (option.choices) {
-      control = el("select", { id, name: option.name, "aria-describedby": `${id}-help` },
-        option.choices.map((c) => el("option", { value: c }, c)));
-      if (!option.choices.includes(value)) control.append(el("option", { value }, value));
-    } else {
-      control = el("input", { id, name: option.name, type: "text", spellcheck: "false",
-        "aria-describedby": `${id}-help` });
-    }
-    control.value = value;
-    control.addEventListener("input", markChanged);
-    control.addEventListener("change", markChanged);
-    return el("div", { class: "option" },
-      el("label", { for: id }, option.name), control,
-      el("small", { id: `${id}-help`, class: "muted" }, option.help || ""));
-  });
+  const presetValue = (name) => () => (OPTIONS.presets[$("#nt-preset").value] || {})[name];
+  const rows = ruleOptions().map((option) =>
+    optionRow(option, `opt-${option.name}`, preset[option.name] ?? "", presetValue(option.name)));
   fill($("#nt-options"), rows);
   // The preset's own player count, unless the user has chosen one already.
   if (preset.players && !$("#nt-players").dataset.touched) {
@@ -96,12 +82,6 @@ function drawOptions() {
 }
 
 /** Mark an option that differs from the preset, so the user sees what will be sent. */
-function markChanged(event) {
-  const preset = OPTIONS.presets[$("#nt-preset").value] || {};
-  const control = event.target;
-  control.closest(".option").classList.toggle("changed", control.value.trim() !== (preset[control.name] ?? ""));
-}
-
 /** The options that differ from the preset, as {name: text}. */
 function changedOptions() {
   const preset = OPTIONS.presets[$("#nt-preset").value] || {};

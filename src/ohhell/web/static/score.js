@@ -35,7 +35,7 @@
 
 import {
   $, api, el, fill, showMessage, clearMessage, suitSpan, suitWords, SUIT_SYMBOL, SUIT_NAME, isRed,
-  playerColour, scoreChart, standingsTable, typingInField,
+  playerColour, scoreChart, standingsTable, typingInField, optionRow,
 } from "/static/common.js";
 
 const TOKEN_PREFIX = "ohhell-score-";
@@ -146,26 +146,9 @@ function ruleOptions() {
 
 function drawOptions() {
   const preset = OPTIONS.presets[$("#sc-preset").value] || {};
-  fill($("#sc-options"), ruleOptions().map((option) => {
-    const id = `sc-opt-${option.name}`;
-    const value = preset[option.name] ?? "";
-    let control;
-    if (option.choices) {
-      control = el("select", { id, name: option.name, "aria-describedby": `${id}-help` },
-        option.choices.map((c) => el("option", { value: c }, c)));
-      if (!option.choices.includes(value)) control.append(el("option", { value }, value));
-    } else {
-      control = el("input", { id, name: option.name, type: "text", spellcheck: "false",
-        "aria-describedby": `${id}-help` });
-    }
-    control.value = value;
-    const mark = () => control.closest(".option").classList.toggle("changed",
-      control.value.trim() !== ((OPTIONS.presets[$("#sc-preset").value] || {})[option.name] ?? ""));
-    control.addEventListener("input", mark);
-    control.addEventListener("change", mark);
-    return el("div", { class: "option" }, el("label", { for: id }, option.name), control,
-      el("small", { id: `${id}-help`, class: "muted" }, option.help || ""));
-  }));
+  const presetValue = (name) => () => (OPTIONS.presets[$("#sc-preset").value] || {})[name];
+  fill($("#sc-options"), ruleOptions().map((option) =>
+    optionRow(option, `sc-opt-${option.name}`, preset[option.name] ?? "", presetValue(option.name))));
   const dealer = $("#sc-dealer");
   dealer.value = "";
   drawDealers();
