@@ -15,7 +15,8 @@ pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
 
-from ohhell.web.app import MAX_REPLAY_ACTIONS, create_app
+from ohhell.game import most_actions
+from ohhell.web.app import create_app
 
 
 def _app(tmp_path: Any, **settings: Any) -> Any:
@@ -117,7 +118,7 @@ def test_a_database_that_refuses_writes_does_not_freeze_the_server(tmp_path: Any
 def test_deeply_nested_json_is_a_clear_error(tmp_path: Any) -> None:
     deep = "[" * 100_000 + "]" * 100_000
     with TestClient(_app(tmp_path)) as client:
-        r = client.post("/api/tables", content=deep[:60_000])
+        r = client.post("/api/tables", content=deep[:60_000], headers={"content-type": "application/json"})
         assert r.status_code == 400 and "not JSON" in r.json()["error"]
         made = client.post("/api/play-now", json={}).json()
         with client.websocket_connect(f"/ws/{made['table']}") as ws:
@@ -135,19 +136,26 @@ def test_a_declared_oversized_body_is_refused_unread(tmp_path: Any) -> None:
         assert r.status_code == 400 and "larger than" in r.json()["error"]
 
 
-def test_a_replay_is_bounded(tmp_path: Any) -> None:
-    # R-SEQ-FIXED: a record too long to replay in the page is refused with the limit.
+def test_a_replay_is_bounded_by_what_a_match_can_hold(tmp_path: Any) -> None:
+    # R-SEQ-FIXED: the longest match the rules allow replays; a record longer
+    # than any match under its rules is refused unread, naming the bound.
     from ohhell.record import Record, dumps
     from ohhell.rules import make_rules
     from ohhell.simulate import random_match
 
     rules = make_rules("pagat", {"players": "3", "sequence": "fixed", "fixed-hands": "200"})
     state = random_match(rules, random.Random(1))
-    assert len(state.log) > MAX_REPLAY_ACTIONS
+    assert len(state.log) > 5000  # more than the fixed limit the server once had
     text = dumps(Record.from_state(state))
     with TestClient(_app(tmp_path)) as client:
         r = client.post("/api/replay", content=text.encode())
-        assert r.status_code == 400 and str(MAX_REPLAY_ACTIONS) in r.json()["error"]
+        assert r.status_code == 200, r.text
+        assert len(r.json()["frames"]) == len(state.log)
+        lines = text.splitlines()
+        actions = [line for line in lines if line.split(" ", 1)[0] in ("bid", "play", "deal")]
+        padded = "\n".join(lines + actions * 2) + "\n"
+        r = client.post("/api/replay", content=padded.encode())
+        assert r.status_code == 400 and str(most_actions(rules)) in r.json()["error"]
 
 
 def test_a_finished_table_nobody_watches_leaves_memory_and_comes_back(tmp_path: Any) -> None:

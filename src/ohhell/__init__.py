@@ -7,6 +7,8 @@ only. Everything else is a client of the names exported here.
 from .cards import ALL_CARDS, Card, CardError, Rank, Suit, australian_deck, parse_cards, standard_deck
 from .game import (
     CHANCE,
+    MAX_BID_CHANGES,
+    MAX_EXTRA_HANDS,
     Action,
     Bid,
     ChangeBid,
@@ -28,6 +30,7 @@ from .game import (
     forbidden_bid,
     is_legal,
     legal_actions,
+    most_actions,
     new_game,
 )
 from .record import Record, RecordError, dump, dumps, load, loads
@@ -50,6 +53,8 @@ from .view import Observation, observe, sample_hands, sample_world, visible_log
 __all__ = [
     "ALL_CARDS",
     "CHANCE",
+    "MAX_BID_CHANGES",
+    "MAX_EXTRA_HANDS",
     "PRESETS",
     "Action",
     "Bid",
@@ -94,6 +99,7 @@ __all__ = [
     "load",
     "loads",
     "make_rules",
+    "most_actions",
     "new_game",
     "observe",
     "parse_cards",

@@ -22,6 +22,24 @@ from .rules import Bidding, Deck, FirstLead, Rules, TieBreak, TrumpMode
 from .scoring import leaders_tied, score_hand
 
 CHANCE: Final = -1
+MAX_BID_CHANGES: Final = 2
+"""R-BID-CHANGE: how often a player may change a bid before the next player
+bids (enough to correct a slip and to take the correction back)."""
+MAX_EXTRA_HANDS: Final = 20
+"""R-TIE-EXTRA: after this many extra hands a tie stands (a shared win), so
+every match ends and its record stays bounded."""
+_DRAW_ROUNDS: Final = 64  # R-DEALER-DRAW: rounds of redraws a bound allows for
+
+
+def most_actions(rules: Rules) -> int:
+    """The most actions a match under ``rules`` can have (redraws for dealer
+    allowed for generously): a record longer than this was not played."""
+    n = rules.players
+    hands = len(rules.schedule) + (MAX_EXTRA_HANDS if rules.tie_break is TieBreak.EXTRA_HANDS else 0)
+    per_hand = 1 + n * (1 + MAX_BID_CHANGES) + 1 + n * max(rules.schedule)  # deal, bids, trump, plays
+    return _DRAW_ROUNDS + hands * per_hand
+
+
 """The seat number of chance (the shuffle and the draw for dealer)."""
 
 
@@ -144,6 +162,7 @@ class GameState:
         "bid_count",
         "bids",
         "change_seat",
+        "changes_made",
         "contenders",
         "dealer",
         "draws",
@@ -183,6 +202,7 @@ class GameState:
     bid_count: int
     to_act: int  # the seat to bid, name trump or play; CHANCE otherwise
     change_seat: int | None  # R-BID-CHANGE: the seat that may still change its bid
+    changes_made: int  # R-BID-CHANGE: how often change_seat has changed its bid
     trump_namer: int | None
     leader: int  # the seat that led the current trick
     trick: list[Card]  # the current trick, in playing order from the leader
@@ -209,6 +229,7 @@ class GameState:
         self.bid_count = 0
         self.to_act = CHANCE
         self.change_seat = None
+        self.changes_made = 0
         self.trump_namer = None
         self.leader = 0
         self.trick = []
@@ -482,7 +503,7 @@ def _check_change(state: GameState, action: ChangeBid) -> None:
     if seat != state.change_seat:
         raise IllegalActionError(
             f"seat {seat} may not change its bid: a bid may be changed only until "
-            "the next player has bid (R-BID-CHANGE)"
+            f"the next player has bid, and at most {MAX_BID_CHANGES} times (R-BID-CHANGE)"
         )
     _check_bid_range(state, seat, action.bid)
     if action.bid == state.bids[seat]:
@@ -586,12 +607,18 @@ def _do_bid(state: GameState, action: Bid) -> None:
         _end_bidding(state)
         return
     state.change_seat = seat if state.rules.bid_changes else None  # R-BID-CHANGE
+    state.changes_made = 0
     state.to_act = (seat + 1) % state.players
 
 
 def _do_change(state: GameState, action: ChangeBid) -> None:
     state.log.append(action)
     state.bids[action.seat] = action.bid
+    state.changes_made += 1
+    if state.changes_made >= MAX_BID_CHANGES:
+        # R-BID-CHANGE allows correcting a bid, not an endless back and forth
+        # that holds up the next bidder (and grows the record without end).
+        state.change_seat = None
 
 
 def _end_bidding(state: GameState) -> None:
@@ -690,7 +717,11 @@ def _end_hand(state: GameState) -> None:
     if state.hand_number < len(schedule):
         state.hand_size = schedule[state.hand_number]
         state.phase = Phase.DEAL
-    elif rules.tie_break is TieBreak.EXTRA_HANDS and leaders_tied(rules, state.totals):
+    elif (
+        rules.tie_break is TieBreak.EXTRA_HANDS
+        and state.hand_number < len(schedule) + MAX_EXTRA_HANDS
+        and leaders_tied(rules, state.totals)
+    ):
         state.hand_size = schedule[-1]  # R-TIE-EXTRA: another hand of that size
         state.phase = Phase.DEAL
     else:

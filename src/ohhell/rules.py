@@ -224,6 +224,15 @@ def _validate(rules: Rules) -> tuple[int, ...]:
         raise RulesError(f"Australian packs are for 5 or 6 players, not {n} (R-DECK-AU)")
     if rules.start_cards is not None and rules.start_cards < 1:
         raise RulesError(f"the largest hand must have at least 1 card, not {rules.start_cards}")
+    # Sizes and counts are bounded before the schedule is built from them, so
+    # no number, however large, makes a rule set that fills memory.
+    if rules.start_cards is not None and rules.start_cards * n > rules.deck_size:
+        raise RulesError(
+            f"a hand of {rules.start_cards} cards for {n} players needs {rules.start_cards * n} cards, "
+            f"more than the {rules.deck_size}-card pack"
+        )
+    if rules.fixed_hands > MAX_HANDS:
+        raise RulesError(f"a match may have at most {MAX_HANDS} hands, not {rules.fixed_hands} (R-SEQ-FIXED)")
     if rules.sequence is Sequence.FIXED and rules.fixed_hands < 1:
         raise RulesError(f"a fixed sequence needs at least 1 hand, not {rules.fixed_hands}")
     if rules.hand_sizes is not None and not rules.hand_sizes:
@@ -278,20 +287,26 @@ _YES: Final = {"yes", "true", "on", "1"}
 _NO: Final = {"no", "false", "off", "0"}
 
 
+def _shown(text: str) -> str:
+    """``text`` quoted for an error message, cut short: a message never
+    repeats a huge value back to whoever sent it."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
 def _parse_bool(text: str) -> bool:
     low = text.strip().lower()
     if low in _YES:
         return True
     if low in _NO:
         return False
-    raise RulesError(f"expected yes or no, not {text!r}")
+    raise RulesError(f"expected yes or no, not {_shown(text)}")
 
 
 def _parse_int(text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise RulesError(f"expected a whole number, not {text!r}") from None
+        raise RulesError(f"expected a whole number, not {_shown(text)}") from None
 
 
 def _parse_optional_int(word: str) -> Callable[[str], int | None]:
@@ -340,7 +355,7 @@ def _enum_parser(kind: type[StrEnum]) -> Callable[[str], StrEnum]:
             return kind(key)
         except ValueError:
             allowed = ", ".join(m.value for m in kind)
-            raise RulesError(f"expected one of {allowed}, not {text!r}") from None
+            raise RulesError(f"expected one of {allowed}, not {_shown(text)}") from None
 
     return parse
 
@@ -394,7 +409,7 @@ def parse_option(name: str, text: str) -> tuple[str, Any]:
     key = name.strip().lower().replace("-", "_")
     if key not in _PARSERS:
         names = ", ".join(n.replace("_", "-") for n in OPTION_NAMES)
-        raise RulesError(f"unknown rule option {name!r}; options are {names}")
+        raise RulesError(f"unknown rule option {_shown(name)}; options are {names}")
     try:
         return key, _PARSERS[key](text)
     except RulesError as err:
@@ -416,7 +431,7 @@ def preset_rules(name: str) -> Rules:
     try:
         return PRESETS[name]
     except KeyError:
-        raise RulesError(f"unknown preset {name!r}; presets are {', '.join(PRESETS)}") from None
+        raise RulesError(f"unknown preset {_shown(name)}; presets are {', '.join(PRESETS)}") from None
 
 
 PRESETS: Final[dict[str, Rules]] = {

@@ -14,22 +14,25 @@ import dataclasses
 import json
 import logging
 import random
+from collections import Counter
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots import BOT_NAMES
-from ..game import Phase, apply, new_game
-from ..record import RecordError, dumps, format_action, loads
+from ..game import Phase, apply, most_actions, new_game
+from ..record import Record, RecordError, dumps, format_action, loads
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, make_rules
 from ..view import observe
+from .guard import Guard, Quotas, client_address
 from .protocol import (
     MAX_MESSAGE,
     Json,
@@ -40,21 +43,28 @@ from .protocol import (
     options_json,
     parse_action,
     parse_message,
+    result_json,
 )
+from .protocol import dumps as dumps_json
 from .requests import int_field, json_body, read_body
 from .scores import score_routes
 from .store import Store
-from .table import HUMAN, Connection, Hub, LiveTable, TableError
+from .table import DEFAULT_CLOCK, HUMAN, Connection, Hub, LiveTable, TableError, check_clock
 
 log = logging.getLogger("ohhell.web")
 
 STATIC = resources.files("ohhell.web") / "static"
 MAX_RECORD = 1024 * 1024  # a record to replay
 HINTS_AT_ONCE = 2  # expert searches for hints running together, server-wide
-MAX_REPLAY_ACTIONS = 5000  # a long match has about 600 (19 hands of 4 players)
+REPLAYS_AT_ONCE = 2  # records replayed together, server-wide
 HELLO_TIMEOUT = 10.0  # seconds a new WebSocket has to say who it is
 RATE = 50.0  # client messages a second, on average, before they are refused
 BURST = 200.0  # ...after a burst of this many
+SOCKETS_PER_ADDRESS = 64  # WebSockets one client address may hold open at once
+SPECTATORS_PER_TABLE = 200  # watchers of one table (its players are never refused)
+LOBBY_LIFETIME = 24 * 3600.0  # seconds a table may wait in its lobby
+IDLE_LIFETIME = 7 * 24 * 3600.0  # seconds an unfinished match may stand still
+SWEEP_EVERY = 600.0  # seconds between looks for expired tables
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -80,33 +90,80 @@ def _token(data: dict[str, Any]) -> str | None:
     return token if isinstance(token, str) and len(token) < 200 else None
 
 
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """What one client may do (docs/web.md, "Limits"); ``None`` or 0 turns a limit off."""
+
+    rate: float = RATE  # WebSocket messages a second, on average
+    create: str | None = "30/minute"  # new tables and seats per client address
+    sheets: str | None = "30/minute"  # new score sheets per client address
+    sockets_per_address: int = SOCKETS_PER_ADDRESS
+    spectators_per_table: int = SPECTATORS_PER_TABLE
+    lobby_lifetime: float = LOBBY_LIFETIME
+    idle_lifetime: float = IDLE_LIFETIME
+    origins: frozenset[str] = frozenset()  # other sites whose pages may use this server
+
+
 class Server:
     """The application's state: the store, the hub, the settings."""
 
     def __init__(
-        self, store_url: str | None, *, away_after: float, bot_delay: float, think: float, rate: float = RATE
+        self,
+        store_url: str | None,
+        *,
+        away_after: float,
+        bot_delay: float,
+        think: float,
+        clock: float = DEFAULT_CLOCK,
+        limits: Limits = Limits(),
     ) -> None:
         self.store_url = store_url
-        self.rate = rate
+        self.limits = limits
+        self.rate = limits.rate
         self.away_after = away_after
         self.bot_delay = bot_delay
         self.think = think
+        self.clock = check_clock(clock)
+        self.quotas = Quotas(limits.create, limits.sheets)
+        self.sockets: Counter[str] = Counter()  # open WebSockets by client address
         self.store: Store | None = None
         self.hub: Hub | None = None
         self.hinting = asyncio.Semaphore(HINTS_AT_ONCE)
+        self.replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         self.store = Store(self.store_url)
-        self.hub = Hub(self.store, away_after=self.away_after, bot_delay=self.bot_delay, think=self.think)
+        self.hub = Hub(
+            self.store,
+            away_after=self.away_after,
+            bot_delay=self.bot_delay,
+            think=self.think,
+            clock=self.clock,
+        )
         resumed = await self.hub.resume_all()
         if resumed:
-            log.info("resumed %d tables", resumed)
+            log.info("%d matches go on when their players come back", resumed)
+        sweeper = asyncio.get_running_loop().create_task(self._sweep())
         try:
             yield
         finally:
+            sweeper.cancel()
             await self.hub.close()
             self.store.close()
+
+    async def _sweep(self) -> None:
+        """Delete abandoned tables now and then (docs/web.md, "Lifetimes")."""
+        if not self.limits.lobby_lifetime and not self.limits.idle_lifetime:
+            return
+        while True:
+            try:
+                await self.tables.expire(
+                    self.limits.lobby_lifetime or float("inf"), self.limits.idle_lifetime or float("inf")
+                )
+            except Exception:
+                log.exception("could not expire abandoned tables")
+            await asyncio.sleep(SWEEP_EVERY)
 
     @property
     def tables(self) -> Hub:
@@ -132,6 +189,7 @@ class Server:
 
     async def play_now(self, request: Request) -> Response:
         data = await json_body(request)
+        self.quotas.take("tables", client_address(request.scope))
         preset = _text(data, "preset", "pagat")
         level = _text(data, "level", "intermediate")
         if level not in BOT_NAMES:
@@ -147,6 +205,7 @@ class Server:
 
     async def new_table(self, request: Request) -> Response:
         data = await json_body(request)
+        self.quotas.take("tables", client_address(request.scope))
         preset = _text(data, "preset", "pagat")
         options = data.get("options", {})
         if not isinstance(options, dict) or not all(
@@ -164,7 +223,12 @@ class Server:
             raise TableError('"seats" must list each seat\'s kind: "human" or a bot level')
         seat = int_field(data, "seat", 0)
         name = _name(data, "Host")
-        table_id, token = self.tables.create(rules, list(kinds), host_seat=seat, host_name=name)
+        clock = data.get("clock", self.clock)
+        if type(clock) not in (int, float):
+            raise TableError(f'"clock" must be a number of seconds, not {clock!r}')
+        table_id, token = self.tables.create(
+            rules, list(kinds), host_seat=seat, host_name=name, clock=check_clock(float(clock))
+        )
         return JSONResponse({"table": table_id, "seat": seat, "token": token})
 
     async def show(self, request: Request) -> Response:
@@ -174,6 +238,7 @@ class Server:
     async def join(self, request: Request) -> Response:
         table = await self.table(request)
         data = await json_body(request)
+        self.quotas.take("tables", client_address(request.scope))
         seat = int_field(data, "seat")
         name = _name(data, f"Player {seat + 1}")
         token = await self.tables.join(table, seat, name)
@@ -205,20 +270,41 @@ class Server:
         raw = await read_body(request, MAX_RECORD, "the record")
         try:
             record = loads(raw.decode("utf-8"))
-            if len(record.actions) > MAX_REPLAY_ACTIONS:
-                raise TableError(f"the record has more than {MAX_REPLAY_ACTIONS} actions")
-            record.replay()
         except UnicodeDecodeError:
             raise TableError("the record is not UTF-8 text") from None
         except RecordError as err:
-            raise TableError(f"the record cannot be replayed: {err}") from None
-        # Frames repeat the score sheet so far: off the event loop.
-        frames = await asyncio.to_thread(replay_frames, record.rules, record)
-        return JSONResponse({"seats": list(record.seats), "frames": frames})
+            raise TableError(f"the record cannot be read: {err}") from None
+        limit = most_actions(record.rules)
+        if len(record.actions) > limit:
+            raise TableError(
+                f"the record has {len(record.actions)} actions; a match under its rules has at most {limit}"
+            )
+        # Replaying is work in proportion to the record: off the event loop,
+        # and a few at a time server-wide.
+        async with self.replaying:
+            try:
+                replay = await asyncio.to_thread(replay_frames, record)
+            except RecordError as err:
+                raise TableError(f"the record cannot be replayed: {err}") from None
+        return Response(dumps_json(replay), media_type="application/json")
 
     # --- The WebSocket ---
 
     async def websocket(self, ws: WebSocket) -> None:
+        address = client_address(ws.scope)
+        most = self.limits.sockets_per_address
+        if most and self.sockets[address] >= most:
+            await ws.close(code=4429, reason="too many connections from your address")
+            return
+        self.sockets[address] += 1
+        try:
+            await self._websocket(ws)
+        finally:
+            self.sockets[address] -= 1
+            if not self.sockets[address]:
+                del self.sockets[address]
+
+    async def _websocket(self, ws: WebSocket) -> None:
         await ws.accept()
         table = await self.tables.get(ws.path_params["table"])
         if table is None:
@@ -238,6 +324,12 @@ class Server:
         seat = table.seat_of_token(token if isinstance(token, str) else None)
         if token and seat is None:
             await _send_error(ws, "this token holds no seat at this table: you are watching", "seat")
+        most = self.limits.spectators_per_table
+        if seat is None and most and table.spectators >= most:
+            with contextlib.suppress(Exception):
+                await _send_error(ws, "this table has as many watchers as it can take: try later", "busy")
+                await ws.close(code=4429)
+            return
         conn = Connection(
             ws.send_text,
             seat,
@@ -284,12 +376,25 @@ class Server:
         if kind == "ping":
             conn.post_json({"type": "pong"})
             return
-        if kind not in ("act", "keep"):
-            raise ProtocolError(f"unknown message type {kind!r}: act, keep, hint or ping")
+        if kind not in ("act", "keep", "back", "replace"):
+            raise ProtocolError(f"unknown message type {kind!r}: act, keep, back, replace, hint or ping")
         if conn.seat is None:
             raise TableError("you are watching: only a seated player may act", "seat")
         if kind == "keep":
             await table.keep(conn.seat)
+            return
+        if kind == "back":
+            table.uncover(conn.seat)
+            return
+        if kind == "replace":
+            if not conn.host:
+                raise TableError("only the table's host may hand a seat to a bot", "seat")
+            seat = message.get("seat")
+            if type(seat) is not int or not 0 <= seat < len(table.seats):
+                raise ProtocolError(f'"seat" must be a seat from 0 to {len(table.seats) - 1}')
+            if seat == conn.seat:
+                raise TableError("you cannot hand your own seat to a bot: just stop playing", "seat")
+            await table.cover(seat)
             return
         version = message.get("version")
         if type(version) is not int:
@@ -347,27 +452,43 @@ async def _send_error(ws: WebSocket, message: str, code: str) -> None:
     await ws.send_text(json.dumps({"type": "error", "error": message, "code": code}))
 
 
-def replay_frames(rules: Any, record: Any) -> list[Json]:
-    """One frame per action of a finished (or partial) record, every hand face
-    up: a record holds every deal, so nothing in it is hidden any more."""
-    state = new_game(rules)
+_MISSING = object()
+
+
+def replay_frames(record: Record) -> Json:
+    """A record as frames for the replay page, every hand face up (a record
+    holds every deal, so nothing in it is hidden any more).
+
+    Each hand's result is sent once, in ``results``; a frame names how many of
+    them are scored by then and holds only the fields of the observation that
+    changed since the frame before, so the answer grows in proportion to the
+    record (every frame repeating the score sheet so far made it grow with its
+    square).
+    """
+    record.replay()  # RecordError names the first action that is not legal
+    state = new_game(record.rules)
     frames: list[Json] = []
-    names = list(record.seats)
+    previous: Json = {}
     for action in record.actions:
         apply(state, action)
         obs = observe(state, None)
-        in_hand = state.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY)
-        if in_hand:
+        if state.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY):
             obs = dataclasses.replace(obs, hands=tuple(tuple(h) for h in state.hands), bids=tuple(state.bids))
+        data = observation_json(obs, ())
+        del data["names"]
+        data["results"] = len(obs.results)
+        # Only what changed since the frame before (the page merges them).
+        changed = {k: v for k, v in data.items() if previous.get(k, _MISSING) != v}
+        previous = data
         frames.append(
             {
                 "version": len(state.log),
                 "label": format_action(state.log[-1]),
                 "hand_number": state.hand_number,
-                "obs": observation_json(obs, names),
+                "obs": changed,
             }
         )
-    return frames
+    return {"seats": list(record.seats), "results": [result_json(r) for r in state.results], "frames": frames}
 
 
 def create_app(
@@ -376,11 +497,19 @@ def create_app(
     away_after: float = 60.0,
     bot_delay: float = 0.6,
     think: float = 1.0,
-    rate: float = RATE,
+    clock: float = DEFAULT_CLOCK,
+    rate: float | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The web application; ``store_url`` is an SQLAlchemy URL (SQLite by default).
-    ``rate`` is the messages a second one connection may send on average."""
-    server = Server(store_url, away_after=away_after, bot_delay=bot_delay, think=think, rate=rate)
+    ``clock`` is new tables' seconds per decision (0: none); ``limits`` what one
+    client may do (``rate``, if given, replaces its messages a second)."""
+    limits = limits or Limits()
+    if rate is not None:
+        limits = dataclasses.replace(limits, rate=rate)
+    server = Server(
+        store_url, away_after=away_after, bot_delay=bot_delay, think=think, clock=clock, limits=limits
+    )
 
     def guarded(handler: Any) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -390,6 +519,9 @@ def create_app(
                 return _error(str(err), err.status)
             except RulesError as err:
                 return _error(str(err))
+            except ClientDisconnect:
+                log.info("%s %s: the client went away mid-request", request.method, request.url.path)
+                return Response(status_code=400)
 
         return endpoint
 
@@ -417,9 +549,9 @@ def create_app(
         WebSocketRoute("/ws/{table}", server.websocket),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=server.lifespan)
+    app = Starlette(routes=routes, lifespan=server.lifespan, middleware=[Middleware(Guard, limits.origins)])
     app.state.server = server
     return app
 
 
-__all__ = ["create_app", "replay_frames"]
+__all__ = ["Limits", "create_app", "replay_frames"]

@@ -37,6 +37,13 @@ async def json_body(request: Request) -> dict[str, Any]:
     raw = await read_body(request, MAX_BODY)
     if not raw:
         return {}
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        # A form on another site can post text/plain without asking the
+        # browser first; it cannot post JSON that way.
+        raise TableError(
+            f"the request body must be JSON (Content-Type: application/json), not {kind or 'unnamed'}"
+        )
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as err:

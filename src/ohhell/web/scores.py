@@ -46,6 +46,7 @@ from starlette.routing import Route
 from ..describe import describe_rules, rules_title
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, Scoring, make_rules
 from ..scorekeeper import KEEP, HandView, ScoreError, ScoreGame, parse_trump
+from .guard import client_address
 from .protocol import ProtocolError, clean_name
 from .requests import int_field, json_body
 from .store import metadata
@@ -393,7 +394,9 @@ class ScoreRoutes:
         return FileResponse(str(STATIC / "score.html"), media_type="text/html")
 
     async def create(self, request: Request) -> Response:
-        game = new_game(await json_body(request))
+        data = await json_body(request)
+        self.server.quotas.take("sheets", client_address(request.scope))
+        game = new_game(data)
         sheet_id, token = create_sheet(self.engine, game)
         return JSONResponse({"id": sheet_id, "edit_token": token})
 

@@ -39,7 +39,9 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
+    func,
     insert,
     select,
     update,
@@ -83,6 +85,17 @@ actions_t = Table(
 )
 
 
+settings_t = Table(
+    "ohhell_table_settings",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ohhell_tables.id"), nullable=False),
+    Column("name", String(32), nullable=False),  # "clock": seconds per decision
+    Column("value", Text, nullable=False),
+    PrimaryKeyConstraint("table_id", "name"),
+)
+"""Table settings that are not rules of the game (a table of its own, so a
+database made before they existed gains it without a migration)."""
+
 _APPEND = insert(actions_t)
 
 
@@ -109,6 +122,8 @@ class TableRow:
     host_seat: int
     seats: tuple[SeatRow, ...]
     lines: tuple[str, ...]  # the action log, version order
+    clock: float = 0.0  # seconds a person has per decision; 0: no clock
+    opened: bool = False  # has anyone ever opened the table's page?
 
 
 def default_url() -> str:
@@ -145,7 +160,13 @@ class Store:
         self.engine.dispose()
 
     def create(
-        self, table_id: str, options: dict[str, str], seed: int, host_seat: int, seats: Sequence[SeatRow]
+        self,
+        table_id: str,
+        options: dict[str, str],
+        seed: int,
+        host_seat: int,
+        seats: Sequence[SeatRow],
+        clock: float = 0.0,
     ) -> None:
         with self.engine.begin() as db:
             db.execute(
@@ -172,6 +193,8 @@ class Store:
                     for s in seats
                 ],
             )
+            if clock:
+                db.execute(insert(settings_t).values(table_id=table_id, name="clock", value=repr(clock)))
 
     def set_seat(self, table_id: str, row: SeatRow) -> None:
         with self.engine.begin() as db:
@@ -232,6 +255,8 @@ class Store:
                 .where(actions_t.c.table_id == table_id)
                 .order_by(actions_t.c.version)
             ).all()
+            named = select(settings_t.c.name, settings_t.c.value).where(settings_t.c.table_id == table_id)
+            settings = dict(db.execute(named).all())
         for i, (version, _) in enumerate(lines):
             if version != i:
                 raise ValueError(f"table {table_id}: the action log skips from version {i - 1} to {version}")
@@ -244,11 +269,52 @@ class Store:
             host_seat=row.host_seat,
             seats=tuple(SeatRow(s.seat, s.name, s.kind, s.level, s.token_hash) for s in seats),
             lines=tuple(line for _, line in lines),
+            clock=float(settings.get("clock", 0.0)),
+            opened=settings.get("opened") == "yes",
         )
 
-    def table_ids(self, status: str | None = None) -> list[str]:
+    def expire(self, lobby_before: float, idle_before: float) -> list[str]:
+        """Delete tables nobody will come back to: lobbies made before
+        ``lobby_before`` and unfinished matches whose last action (or start)
+        is older than ``idle_before`` (both ``time.time()`` values). Finished
+        matches stay. Returns the deleted tables' ids."""
+        last = (
+            select(actions_t.c.table_id, func.max(actions_t.c.at).label("at"))
+            .group_by(actions_t.c.table_id)
+            .subquery()
+        )
+        with self.engine.begin() as db:
+            lobbies = db.execute(
+                select(tables_t.c.id).where(tables_t.c.status == "lobby", tables_t.c.created < lobby_before)
+            ).all()
+            idle = db.execute(
+                select(tables_t.c.id)
+                .outerjoin(last, last.c.table_id == tables_t.c.id)
+                .where(
+                    tables_t.c.status == "playing",
+                    func.coalesce(last.c.at, tables_t.c.created) < idle_before,
+                )
+            ).all()
+            ids = [r.id for r in lobbies] + [r.id for r in idle]
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                for t in (actions_t, seats_t, settings_t):
+                    db.execute(delete(t).where(t.c.table_id.in_(chunk)))
+                db.execute(delete(tables_t).where(tables_t.c.id.in_(chunk)))
+        return ids
+
+    def set_setting(self, table_id: str, name: str, value: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(delete(settings_t).where(settings_t.c.table_id == table_id, settings_t.c.name == name))
+            db.execute(insert(settings_t).values(table_id=table_id, name=name, value=value))
+
+    def table_ids(self, status: str | None = None, *, opened: bool = False) -> list[str]:
+        """Table ids, oldest first; ``opened``: only tables someone has opened."""
         query = select(tables_t.c.id).order_by(tables_t.c.created)
         if status is not None:
             query = query.where(tables_t.c.status == status)
+        if opened:
+            seen = select(settings_t.c.table_id).where(settings_t.c.name == "opened")
+            query = query.where(tables_t.c.id.in_(seen))
         with self.engine.connect() as db:
             return [r.id for r in db.execute(query)]

@@ -51,7 +51,11 @@ log = logging.getLogger("ohhell.web")
 
 OPEN, HUMAN, BOT = "open", "human", "bot"
 COVER_LEVEL = "intermediate"  # plays an away seat until its player returns
-QUEUE_LIMIT = 256  # messages waiting for one slow client before it is dropped
+QUEUE_LIMIT = 256  # messages waiting for one slow seated client before it is dropped
+SPECTATOR_QUEUE_LIMIT = 64  # ...and for a spectator, who never holds up a seat
+PRESENCE_INTERVAL = 0.5  # seconds: comings and goings are told at most this often
+DEFAULT_CLOCK = 60.0  # seconds a person has for each decision before a bot makes it
+MAX_CLOCK = 3600.0
 
 
 class TableError(Exception):
@@ -86,6 +90,7 @@ class Seat:
     token_hash: str | None
     connections: int = 0
     gone_since: float = field(default_factory=time.monotonic)
+    covered: bool = False  # a bot plays for the person until they act again (clock, host)
 
     def row(self) -> SeatRow:
         return SeatRow(self.seat, self.name, self.kind, self.level, self.token_hash)
@@ -107,6 +112,7 @@ class Connection:
         self._send = send
         self._close = close
         self.overflowed = False
+        self.limit = QUEUE_LIMIT if seat is not None else SPECTATOR_QUEUE_LIMIT
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
@@ -117,7 +123,7 @@ class Connection:
     def post(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= QUEUE_LIMIT:
+        if self.queue.qsize() >= self.limit:
             # Too far behind: close it; the client reconnects and catches up.
             self.closed = self.overflowed = True
             self.queue.put_nowait(None)
@@ -158,6 +164,8 @@ class LiveTable:
         self.options = dict(row.options)
         self.rules: Rules = make_rules("pagat", row.options)
         self.seed = row.seed
+        self.clock = row.clock  # seconds a person has per decision; 0: no clock
+        self.opened = row.opened  # has anyone ever opened the table's page?
         self.status = row.status
         self.host_seat = row.host_seat
         self.seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in row.seats]
@@ -179,7 +187,12 @@ class LiveTable:
         # The version when each seat's legal actions last changed; after a
         # restart, any action chosen before it is stale (the same rule as reload).
         self.turn_since = [self.version] * self.rules.players
+        # When each seat's choice began (the clock's start); after a restart
+        # every clock starts again in full.
+        self.turn_started = [time.monotonic()] * self.rules.players
         self._legal = [tuple(legal_actions(self.state, s)) for s in range(self.rules.players)]
+        self.spectators = 0
+        self._presence: asyncio.TimerHandle | None = None
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.bots: dict[tuple[int, str], Bot] = {}
@@ -191,11 +204,36 @@ class LiveTable:
         return len(self.state.log)
 
     def is_away(self, seat: Seat, now: float | None = None) -> bool:
-        """A person's seat whose player has been gone longer than the hub allows."""
-        if seat.kind != HUMAN or seat.connections > 0 or self.status != "playing":
+        """A person's seat that a bot plays for now: its player has been gone
+        longer than the hub allows, let the clock run out, or was replaced by
+        the host."""
+        if seat.kind != HUMAN or self.status != "playing":
+            return False
+        if seat.covered:
+            return True
+        if seat.connections > 0:
             return False
         now = time.monotonic() if now is None else now
         return now - seat.gone_since >= self.hub.away_after
+
+    def deadline(self, seat: int) -> float | None:
+        """When the clock of a person choosing at ``seat`` runs out (monotonic)."""
+        s = self.seats[seat]
+        if not self.clock or s.kind != HUMAN or self.status != "playing" or self.is_away(s):
+            return None
+        if not self._legal[seat] or (seat not in seats_to_ask(self.state) and not self.can_change(seat)):
+            return None
+        return self.turn_started[seat] + self.clock
+
+    def clocks(self) -> list[Json]:
+        """The running clocks, as seat and milliseconds left, for the pages' countdowns."""
+        now = time.monotonic()
+        out = []
+        for seat in range(self.rules.players):
+            end = self.deadline(seat)
+            if end is not None:
+                out.append({"seat": seat, "ms": max(0, round((end - now) * 1000))})
+        return out
 
     def public(self) -> Json:
         from ..describe import describe_rules
@@ -207,6 +245,8 @@ class LiveTable:
             "description": describe_rules(self.rules),
             "host_seat": self.host_seat,
             "version": self.version,
+            "clock": self.clock,
+            "spectators": self.spectators,
             "seats": [
                 {
                     "seat": s.seat,
@@ -240,6 +280,7 @@ class LiveTable:
             "version": self.version,
             "obs": observation_json(obs, names, can_change=self.can_change(seat)),
             "last": last,
+            "clocks": self.clocks(),
         }
         return dumps(message)
 
@@ -269,10 +310,26 @@ class LiveTable:
 
     # --- Connections ---
 
+    def table_message(self) -> str:
+        return dumps({"type": "table", **self.public()})
+
     def broadcast_table(self) -> None:
-        text = dumps({"type": "table", **self.public()})
+        if self._presence is not None:  # this message tells the comings and goings too
+            self._presence.cancel()
+            self._presence = None
+        text = self.table_message()
         for conn in list(self.connections):
             conn.post(text)
+
+    def _presence_changed(self) -> None:
+        """Someone came or went: tell everyone once the moment is over, so a
+        crowd arriving costs one message per connection, not one per pair."""
+        if self._presence is None:
+            self._presence = asyncio.get_running_loop().call_later(PRESENCE_INTERVAL, self._flush_presence)
+
+    def _flush_presence(self) -> None:
+        self._presence = None
+        self.broadcast_table()
 
     def broadcast_state(self) -> None:
         by_seat: dict[int | None, str] = {}
@@ -289,8 +346,15 @@ class LiveTable:
             seat.connections += 1
             if was_away:
                 log.info("table %s: seat %d is back", self.id, conn.seat)
+            self.broadcast_table()  # a seat's player arriving changes the table
+        else:
+            self.spectators += 1
+            self._presence_changed()
+        if not self.opened:
+            self.opened = True
+            self.hub.store.set_setting(self.id, "opened", "yes")
         conn.post_json({"type": "welcome", "seat": conn.seat, "host": conn.host})
-        self.broadcast_table()
+        conn.post(self.table_message())
         if self.status != "lobby":
             conn.post(self.state_message(conn.seat, None))
         self.wake.set()
@@ -306,7 +370,10 @@ class LiveTable:
                 seat.gone_since = time.monotonic()
                 # Tell everyone when the seat starts being played by a bot.
                 asyncio.get_running_loop().call_later(self.hub.away_after + 0.05, self._announce_away)
-        self.broadcast_table()
+            self.broadcast_table()
+        else:
+            self.spectators -= 1
+            self._presence_changed()
         self.wake.set()
         if self.status == "over" and not self.connections:
             self.hub.unload(self)  # nothing more happens here; it loads again if opened
@@ -359,9 +426,32 @@ class LiveTable:
             if action not in self._legal[seat]:
                 code = "turn" if seat not in self._actors() else "illegal"
                 raise TableError(self._refusal(seat, action), code)
-            if self.is_away(self.seats[seat]):  # pragma: no cover - a connected seat is not away
-                self.seats[seat].gone_since = time.monotonic()
+            if self.seats[seat].covered:
+                self.uncover(seat)  # the person acts again: the bot steps aside
             await self._commit(action)
+
+    def uncover(self, seat: int) -> None:
+        """The person at ``seat`` is back in charge of it."""
+        s = self.seats[seat]
+        if s.covered:
+            s.covered = False
+            self.turn_started[seat] = time.monotonic()  # a fresh clock for the choice at hand
+            self.broadcast_table()
+            self.wake.set()
+
+    async def cover(self, seat: int) -> None:
+        """A bot plays ``seat`` for its person from now on (the host's
+        "replace with a bot now", or the clock running out), until they act."""
+        s = self.seats[seat]
+        if s.kind != HUMAN:
+            raise TableError(f"seat {seat + 1} is not a person's seat", "seat")
+        if self.status != "playing":
+            raise TableError("the match is not being played", "turn")
+        if not s.covered:
+            s.covered = True
+            log.info("table %s: a bot covers seat %d", self.id, seat)
+            self.broadcast_table()
+            self.wake.set()
 
     async def keep(self, seat: int) -> None:
         async with self.lock:
@@ -405,11 +495,13 @@ class LiveTable:
             self.broadcast_table()
 
     def _after_change(self) -> None:
+        now = time.monotonic()
         for s in range(self.rules.players):
             legal = tuple(legal_actions(self.state, s))
             if legal != self._legal[s]:
                 self._legal[s] = legal
                 self.turn_since[s] = self.version
+                self.turn_started[s] = now
         self.broadcast_state()
         self.wake.set()
 
@@ -420,10 +512,15 @@ class LiveTable:
         or None when the table waits for a person. A seat waiting for its
         player to come back gives the delay until it counts as away."""
         st = self.state
+        waits: list[float]
         if self.status != "playing" or st.phase is Phase.OVER:
             return None
         if st.is_chance:
             return (None, 0.0)
+        if not self.opened:
+            # Nobody has ever opened this table's page: its bots wait, so
+            # tables made and forgotten (or made by a flood) cost no work.
+            return None
         change = st.change_seat
         if (
             change is not None
@@ -432,16 +529,31 @@ class LiveTable:
             and not self.is_away(self.seats[change], now)
         ):
             # R-BID-CHANGE: the person may still change the bid: wait for them,
-            # or, if they are gone, until they count as away.
+            # until their clock runs out (then the bid stands), or, if they
+            # are gone, until they count as away.
             changer = self.seats[change]
+            end = self.deadline(change)
+            if end is not None and now >= end:
+                self.kept_at = self.version
+                self.broadcast_state()
+                return (-1, 0.0)
+            waits = [] if end is None else [end - now]
             if changer.connections == 0:
-                return (-1, max(0.0, changer.gone_since + self.hub.away_after - now))
-            return None
-        waits: list[float] = []
+                waits.append(changer.gone_since + self.hub.away_after - now)
+            return (-1, max(0.0, min(waits))) if waits else None
+        waits = []
         for seat in seats_to_ask(st):
             s = self.seats[seat]
             if s.kind == BOT or self.is_away(s, now):
                 return (seat, self.hub.bot_delay)
+            end = self.deadline(seat)
+            if end is not None:
+                if now >= end:
+                    s.covered = True  # the clock ran out: a bot decides, and goes on until they act
+                    log.info("table %s: seat %d ran out of time", self.id, seat)
+                    self.broadcast_table()
+                    return (seat, 0.0)
+                waits.append(end - now)
             if s.connections == 0:
                 waits.append(s.gone_since + self.hub.away_after - now)
         if waits:
@@ -512,7 +624,7 @@ class LiveTable:
             if self.version != version or action not in self._legal[seat]:
                 return  # the table moved on while the bot thought: ask again
             if self.seats[seat].kind != BOT and not self.is_away(self.seats[seat]):
-                return  # the player came back while the bot thought: the choice is theirs
+                return  # the player came back (or acted) while the bot thought: the choice is theirs
             with contextlib.suppress(TableError):
                 await self._commit(action)
 
@@ -529,12 +641,19 @@ class Hub:
     """The live tables of this server process."""
 
     def __init__(
-        self, store: Store, *, away_after: float = 60.0, bot_delay: float = 0.6, think: float = 1.0
+        self,
+        store: Store,
+        *,
+        away_after: float = 60.0,
+        bot_delay: float = 0.6,
+        think: float = 1.0,
+        clock: float = DEFAULT_CLOCK,
     ) -> None:
         self.store = store
         self.away_after = away_after
         self.bot_delay = bot_delay
         self.think = think
+        self.clock = check_clock(clock)  # the clock of new tables unless they choose
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
 
@@ -584,11 +703,27 @@ class Hub:
             table.driver.cancel()
 
     async def resume_all(self) -> int:
-        """Load every table being played, so bots go on after a restart."""
-        ids = self.store.table_ids("playing")
+        """Load every match being played that someone has opened, so its bots
+        go on after a restart (one nobody opened waits until someone does)."""
+        ids = self.store.table_ids("playing", opened=True)
         for table_id in ids:
             await self.get(table_id)
         return len(ids)
+
+    async def expire(self, lobby_lifetime: float, idle_lifetime: float) -> list[str]:
+        """Delete lobbies older than ``lobby_lifetime`` seconds and unfinished
+        matches idle longer than ``idle_lifetime`` (docs/web.md, "Lifetimes")."""
+        now = time.time()
+        gone = await asyncio.to_thread(self.store.expire, now - lobby_lifetime, now - idle_lifetime)
+        for table_id in gone:
+            table = self.tables.get(table_id)
+            if table is not None:
+                for conn in list(table.connections):
+                    conn.post_json({"type": "error", "error": "this table has expired", "code": "gone"})
+                self.unload(table)
+        if gone:
+            log.info("expired %d abandoned tables", len(gone))
+        return gone
 
     async def close(self) -> None:
         for table in self.tables.values():
@@ -608,6 +743,7 @@ class Hub:
         host_seat: int,
         host_name: str,
         seed: int | None = None,
+        clock: float | None = None,
     ) -> tuple[str, str]:
         """A new table in the lobby; returns (table id, the host's token)."""
         if len(kinds) != rules.players:
@@ -629,7 +765,8 @@ class Hub:
                     f"seat {seat}: {kind!r} is neither human nor a bot level ({', '.join(BOT_NAMES)})"
                 )
         seed = secrets.randbelow(2**62) if seed is None else seed
-        self.store.create(table_id, rules.options(), seed, host_seat, rows)
+        clock = self.clock if clock is None else check_clock(clock)
+        self.store.create(table_id, rules.options(), seed, host_seat, rows, clock=clock)
         return table_id, token
 
     async def join(self, table: LiveTable, seat: int, name: str) -> str:
@@ -679,6 +816,7 @@ class Hub:
             now = time.monotonic()
             for s in table.seats:
                 s.gone_since = now
+            table.turn_started = [now] * len(table.seats)
             self.store.set_status(table.id, "playing")
             table.broadcast_table()
             table.broadcast_state()
@@ -687,6 +825,13 @@ class Hub:
     def _host(self, table: LiveTable, token: str | None) -> None:
         if table.seat_of_token(token) != table.host_seat:
             raise TableError("only the table's host may do that", "seat", status=403)
+
+
+def check_clock(seconds: float) -> float:
+    """A turn clock in seconds: 0 (none) or up to an hour."""
+    if not 0 <= seconds <= MAX_CLOCK:
+        raise TableError(f"the clock must be from 0 (no clock) to {MAX_CLOCK:g} seconds, not {seconds:g}")
+    return float(seconds)
 
 
 def _bot_name(seat: int, level: str) -> str:
@@ -703,6 +848,7 @@ __all__ = [
     "Hub",
     "LiveTable",
     "TableError",
+    "check_clock",
     "new_token",
     "token_hash",
 ]

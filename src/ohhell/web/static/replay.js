@@ -1,6 +1,8 @@
 // The replay page, /replay?table={id} or a .ohr file chosen by the user.
 //
-// The server turns a record into frames (POST /api/replay: {"seats", "frames"});
+// The server turns a record into frames (POST /api/replay: {"seats", "results", "frames"});
+// each hand's result comes once in "results", a frame counts how many are scored
+// and holds only the fields that changed since the frame before;
 // a frame is {version, label, hand_number, obs}: the table after one action,
 // every hand face up. This page only steps through them.
 //
@@ -71,8 +73,16 @@ async function loadFile(event) {
 async function loadText(text, what) {
   const answer = await api("POST", "/api/replay", text);
   if (!answer.frames || !answer.frames.length) throw new Error("The record holds no action to replay.");
-  R.frames = answer.frames;
-  R.names = answer.seats || answer.frames[0].obs.names;
+  // Each hand's result comes once; a frame says how many are scored by then
+  // and shares the one list (so the answer stays in proportion to the record).
+  const results = answer.results || [];
+  R.names = answer.seats;
+  // A frame holds only what changed since the one before: merge them in order.
+  let obs = {};
+  R.frames = answer.frames.map((f) => {
+    obs = { ...obs, ...f.obs };
+    return { ...f, obs: { ...obs, names: R.names, results: results.slice(0, obs.results) } };
+  });
   indexFrames();
   clearMessage();
   const hands = R.frames[R.frames.length - 1].obs.results.length;
