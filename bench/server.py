@@ -63,9 +63,16 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 SERVER = """
 import sys
 from ohhell.serve import run
-from ohhell.web.app import create_app
-app = create_app(sys.argv[1], away_after=3600.0, bot_delay=0.0, rate=1e6)
-run(app, "127.0.0.1", int(sys.argv[2]))
+from ohhell.web.app import Limits, create_app
+app = create_app(
+    sys.argv[1],
+    away_after=3600.0,
+    bot_delay=0.0,
+    clock=0,
+    rate=1e6,
+    limits=Limits(create=None, sheets=None, sockets_per_address=0, spectators_per_table=0),
+)
+run(app, "127.0.0.1", int(sys.argv[2]), per_address=0)
 """
 
 

@@ -79,7 +79,7 @@ from ohhell.game import (
 from ohhell.record import loads
 from ohhell.rules import PRESETS, Bidding, Rules, make_rules
 from ohhell.view import can_see_hand, observe
-from ohhell.web.app import create_app
+from ohhell.web.app import Limits, create_app
 from ohhell.web.protocol import action_json, dumps, observation_json
 
 Json = dict[str, Any]
@@ -793,7 +793,7 @@ def test_configs_cover_every_preset_and_are_valid() -> None:
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("leak") / "t.db"
-    app = create_app(f"sqlite:///{db}", bot_delay=0, think=0.05, rate=1e6)
+    app = create_app(f"sqlite:///{db}", bot_delay=0, think=0.05, rate=1e6, limits=Limits(create=None))
     with TestClient(app) as c:
         yield c
 

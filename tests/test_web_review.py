@@ -16,11 +16,11 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
 from ohhell.game import most_actions
-from ohhell.web.app import create_app
+from ohhell.web.app import Limits, create_app
 
 
 def _app(tmp_path: Any, **settings: Any) -> Any:
-    defaults: dict[str, Any] = {"bot_delay": 0, "think": 0.05, "rate": 1e6}
+    defaults: dict[str, Any] = {"bot_delay": 0, "think": 0.05, "rate": 1e6, "limits": Limits(create=None)}
     return create_app(f"sqlite:///{tmp_path / 'r.db'}", **(defaults | settings))
 
 

@@ -49,6 +49,68 @@ def add_serve_parser(sub: Any) -> None:
         metavar="SECONDS",
         help="the expert's time per decision (default 1)",
     )
+    serve.add_argument(
+        "--clock",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a person's time for each decision at new tables before a bot makes it; 0 for none (default 60)",
+    )
+    limits = serve.add_argument_group("limits for a public server (docs/web.md, Limits)")
+    limits.add_argument(
+        "--create-limit",
+        default="30/minute",
+        metavar="RATE",
+        help="new tables and seats one address may make, e.g. 30/minute or 'none' (default 30/minute)",
+    )
+    limits.add_argument(
+        "--sheet-limit",
+        default="30/minute",
+        metavar="RATE",
+        help="new score sheets one address may make (default 30/minute)",
+    )
+    limits.add_argument(
+        "--sockets-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="live connections one address may hold; 0 for no limit (default 64)",
+    )
+    limits.add_argument(
+        "--spectators-per-table",
+        type=int,
+        default=200,
+        metavar="N",
+        help="people watching one table; its players are never refused; 0 for no limit (default 200)",
+    )
+    limits.add_argument(
+        "--lobby-lifetime",
+        type=float,
+        default=24.0,
+        metavar="HOURS",
+        help="a table never started is deleted after this long; 0 keeps it (default 24)",
+    )
+    limits.add_argument(
+        "--idle-lifetime",
+        type=float,
+        default=168.0,
+        metavar="HOURS",
+        help="an unfinished match with no move for this long is deleted; 0 keeps it (default 168, a week)",
+    )
+    limits.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another site (e.g. https://cards.example) whose pages may use this server; repeatable",
+    )
+    limits.add_argument(
+        "--head-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="a connection must send a request's head within this time (default 10)",
+    )
     serve.set_defaults(func=cmd_serve)
 
 
@@ -63,42 +125,67 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    for name in ("away", "bot_delay", "think"):
+    numbers = (
+        "away",
+        "bot_delay",
+        "think",
+        "clock",
+        "sockets_per_address",
+        "spectators_per_table",
+        "lobby_lifetime",
+        "idle_lifetime",
+        "head_timeout",
+    )
+    for name in numbers:
         if getattr(args, name) < 0:
             print(f"ohhell serve: --{name.replace('_', '-')} cannot be negative", file=sys.stderr)
             return 2
     try:
+        from limits import parse
+
+        from .web.app import Limits
         from .web.store import Store
 
+        rates = {}
+        for name in ("create_limit", "sheet_limit"):
+            text = getattr(args, name).strip().lower()
+            rates[name] = None if text in ("none", "0", "off") else text
+            if rates[name] is not None:
+                try:
+                    parse(text)
+                except ValueError:
+                    raise ValueError(
+                        f"--{name.replace('_', '-')} {text!r}: write a rate like 30/minute, or none"
+                    ) from None
+        limits = Limits(
+            create=rates["create_limit"],
+            sheets=rates["sheet_limit"],
+            sockets_per_address=args.sockets_per_address,
+            spectators_per_table=args.spectators_per_table,
+            lobby_lifetime=args.lobby_lifetime * 3600,
+            idle_lifetime=args.idle_lifetime * 3600,
+            origins=frozenset(o.rstrip("/") for o in args.allow_origin),
+        )
         Store(args.db).close()  # a bad --db URL fails here, with its reason, not inside uvicorn
-        app = create_app(args.db, away_after=args.away, bot_delay=args.bot_delay, think=args.think)
-    except Exception as err:  # a bad --db URL names itself
+        app = create_app(
+            args.db,
+            away_after=args.away,
+            bot_delay=args.bot_delay,
+            think=args.think,
+            clock=args.clock,
+            limits=limits,
+        )
+    except Exception as err:  # a bad --db URL or limit names itself
         print(f"ohhell serve: {err}", file=sys.stderr)
         return 2
     print(f"ohhell serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
-    run(app, args.host, args.port)
+    run(app, args.host, args.port, head_timeout=args.head_timeout, per_address=args.sockets_per_address)
     return 0
 
 
-def run(app: Any, host: str, port: int) -> None:
-    """Serve ``app`` with uvicorn as ``ohhell serve`` does (bench/server.py too)."""
-    import gc
+def run(app: Any, host: str, port: int, **limits: Any) -> None:
+    """Serve ``app`` with uvicorn as ``ohhell serve`` does (bench/server.py too):
+    see ``ohhell.web.transport``."""
+    from .web.transport import run as run_guarded
 
-    import uvicorn
-
-    # A server holds many long-lived objects (tables, states, logs), and the
-    # default collector thresholds made it stop for 10-175 ms dozens of times
-    # a minute at 1,000 seats; freezing what start-up built and collecting the
-    # youngest generation less often took p99 from 79 to 51 ms (docs/performance.md).
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
-    # Messages are small (about 1 KiB); compressing each one cost 9% of the
-    # server's time at 1,000 seats, so frames go as they are.
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
-    )
+    run_guarded(app, host, port, **limits)

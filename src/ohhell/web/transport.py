@@ -1,0 +1,142 @@
+"""Running the application on uvicorn with limits a public host needs.
+
+uvicorn bounds what it can on its own (``limit_concurrency``,
+``timeout_keep_alive``, ``h11_max_incomplete_event_size``, the WebSocket's
+size, ping interval and timeout). It has no limit on how long a client may
+take to send a request's head, and none per client address, so a few hundred
+connections that trickle one header byte a minute (slow loris) would stay
+open for ever. ``Guarded`` adds both to uvicorn's own HTTP protocol class:
+
+- a connection that has not sent a whole request head ``HEAD_TIMEOUT``
+  seconds after it opened (or after its last response) is closed;
+- one address may hold at most ``CONNECTIONS_PER_ADDRESS`` HTTP connections
+  still waiting for a request head; more are closed at once.
+
+A connection upgraded to a WebSocket leaves this count; the application
+counts WebSockets per address itself (``Limits.sockets_per_address``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any, Final
+
+HEAD_TIMEOUT: Final = 10.0  # seconds to send a request's head
+CONNECTIONS_PER_ADDRESS: Final = 64  # connections one address may hold waiting for a head
+LIMIT_CONCURRENCY: Final = 4096  # connections and tasks before uvicorn answers 503
+KEEP_ALIVE: Final = 5  # seconds an idle kept-alive connection stays open
+
+
+def _base() -> type[Any]:
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+        return HttpToolsProtocol
+    except ImportError:  # pragma: no cover - uvicorn[standard] brings httptools
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+
+        return H11Protocol
+
+
+_waiting: Counter[str] = Counter()  # connections per address still waiting for a request head
+
+
+class Guarded(_base()):  # type: ignore[misc]
+    """uvicorn's HTTP protocol with a request-head timeout and a per-address cap."""
+
+    head_timeout: float = HEAD_TIMEOUT
+    per_address: int = CONNECTIONS_PER_ADDRESS
+
+    def connection_made(self, transport: asyncio.Transport) -> None:
+        super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        self._address = str(peer[0]) if peer else "unknown"
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._counted = False
+        if self.per_address and _waiting[self._address] >= self.per_address:
+            transport.close()
+            return
+        self._wait_for_head()
+
+    def _wait_for_head(self) -> None:
+        if not self._counted:
+            _waiting[self._address] += 1
+            self._counted = True
+        if self._head_timer is None and self.head_timeout:
+            self._head_timer = self.loop.call_later(self.head_timeout, self._too_slow)
+
+    def _got_head(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+        if self._counted:
+            _waiting[self._address] -= 1
+            if not _waiting[self._address]:
+                del _waiting[self._address]
+            self._counted = False
+
+    def _too_slow(self) -> None:
+        self._head_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def on_headers_complete(self) -> None:
+        self._got_head()
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._wait_for_head()  # kept alive: the next request's head has the same time
+
+    def handle_websocket_upgrade(self) -> None:
+        self._got_head()
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._got_head()
+        super().connection_lost(exc)
+
+
+def run(
+    app: Any,
+    host: str,
+    port: int,
+    *,
+    head_timeout: float = HEAD_TIMEOUT,
+    per_address: int = CONNECTIONS_PER_ADDRESS,
+    limit_concurrency: int = LIMIT_CONCURRENCY,
+) -> None:
+    """Serve ``app`` with uvicorn as ``ohhell serve`` does (bench/ scripts too)."""
+    import gc
+
+    import uvicorn
+
+    Guarded.head_timeout = head_timeout
+    Guarded.per_address = per_address
+    # A server holds many long-lived objects (tables, states, logs), and the
+    # default collector thresholds made it stop for 10-175 ms dozens of times
+    # a minute at 1,000 seats; freezing what start-up built and collecting the
+    # youngest generation less often took p99 from 79 to 51 ms (docs/performance.md).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    # Messages are small (about 1 KiB); compressing each one cost 9% of the
+    # server's time at 1,000 seats, so frames go as they are.
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        http=Guarded,
+        log_level="warning",
+        limit_concurrency=limit_concurrency or None,
+        timeout_keep_alive=KEEP_ALIVE,
+        h11_max_incomplete_event_size=16 * 1024,
+        ws_max_size=65536,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        ws_per_message_deflate=False,
+    )
+
+
+__all__ = ["Guarded", "run"]
