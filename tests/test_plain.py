@@ -370,6 +370,13 @@ def test_ctrl_c_saves_every_action(tmp_path: Path) -> None:
             proc.stdin.flush()
             seen += b"\n"
     proc.send_signal(signal.SIGINT)
+    # Keep the input open until the process has answered the interrupt: were
+    # it closed first, a slow process could read the end of its input before
+    # the signal arrives and stop as at the end of input (exit 0), by luck.
+    while b"Interrupted" not in seen:
+        chunk = proc.stdout.read1(4096)
+        assert chunk and time.monotonic() < deadline, seen.decode()
+        seen += chunk
     out, err = proc.communicate(timeout=30)
     text = (seen + out).decode()
     assert proc.returncode == 130, err.decode()
@@ -444,3 +451,21 @@ def test_the_hidden_card_check_catches_a_leak() -> None:
         out.write(f"Ada plays {card_words(other[0])}.")
     with pytest.raises(AssertionError, match="hidden cards"):
         out.write(f"Ada holds {hand_words(other)}")
+
+
+def test_a_script_repeating_a_refused_answer_is_stopped_and_saved(tmp_path: Path) -> None:
+    # R-HOOK: the last bidder's "1" is refused again and again; input that is
+    # not a terminal is given up on after MAX_ANSWERS answers, with the match saved.
+    from ohhell.plain import MAX_ANSWERS
+
+    path = tmp_path / "m.ohr"
+    args = [sys.executable, "-m", "ohhell.cli", "play", "--plain", "--hand-sizes", "3,2,1", "--seed", "7"]
+    done = subprocess.run(
+        [*args, "--save", str(path)], input="1\n" * 10_000, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1, done.stderr
+    assert f"Stopped: {MAX_ANSWERS} answers in a row made no choice" in done.stdout
+    assert "ohhell play --resume" in done.stdout
+    assert done.stdout.count("You may not bid 1") <= MAX_ANSWERS  # bounded output, not a loop
+    state = load(path).replay()
+    assert state.phase is Phase.BID  # saved at the refused bid, every earlier action kept

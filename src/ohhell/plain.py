@@ -59,6 +59,11 @@ def resume_command(path: Path | None) -> str:
     return f"ohhell play --resume {path}"
 
 
+MAX_ANSWERS = 20
+"""Answers in a row that make no choice before input that is not a terminal
+is given up on (a person at a terminal may take as many as they like)."""
+
+
 class PlainUI:
     """Plays a session on text streams. ``run()`` returns the exit status."""
 
@@ -81,6 +86,7 @@ class PlainUI:
         self.echo = (not _isatty(self.infile)) if echo is None else echo
         self.names = session.names
         self.you = session.human
+        self.asked = 0  # answers read for the decision at hand
 
     # --- output ---
 
@@ -90,7 +96,12 @@ class PlainUI:
         self.out.flush()
 
     def ask(self, prompt: str) -> str:
-        """One answer line; raises _Stop at the end of the input."""
+        """One answer line; raises _Stop at the end of the input, or when
+        input that is not a terminal keeps answering without a choice being
+        made (a script repeating a refused answer would otherwise loop for ever)."""
+        self.asked += 1
+        if self.asked > MAX_ANSWERS and not _isatty(self.infile):
+            raise _Stop("refused")
         self.out.write(prompt + " ")
         self.out.flush()
         line = self.infile.readline()
@@ -130,6 +141,14 @@ class PlainUI:
                     self.show_event(s.step())
         except _Stop as stop:
             s.save()
+            if str(stop) == "refused":
+                self.say(
+                    "",
+                    f"Stopped: {MAX_ANSWERS} answers in a row made no choice, and the input is not "
+                    f"a terminal. The match is saved in {s.save_path}.",
+                    f"To continue it: {self._resume()}",
+                )
+                return 1
             why = "The input ended" if str(stop) == "eof" else "You quit"
             self.say(f"{why}: the match is saved in {s.save_path}.", f"To continue it: {self._resume()}")
             return 0
@@ -215,6 +234,7 @@ class PlainUI:
 
     def human_turn(self) -> None:
         s = self.session
+        self.asked = 0
         obs = s.observation()
         if s.in_change_window:
             self.change_turn(obs)
