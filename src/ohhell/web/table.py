@@ -339,6 +339,10 @@ class LiveTable:
             conn.post(by_seat[conn.seat])
 
     def attach(self, conn: Connection) -> None:
+        if not self.opened:
+            self.opened = True
+            self.hub.store.set_setting(self.id, "opened", "yes")
+        conn.post_json({"type": "welcome", "seat": conn.seat, "host": conn.host})
         self.connections.add(conn)
         if conn.seat is not None:
             seat = self.seats[conn.seat]
@@ -346,15 +350,11 @@ class LiveTable:
             seat.connections += 1
             if was_away:
                 log.info("table %s: seat %d is back", self.id, conn.seat)
-            self.broadcast_table()  # a seat's player arriving changes the table
+            self.broadcast_table()  # a seat's player arriving changes the table (this one included)
         else:
             self.spectators += 1
-            self._presence_changed()
-        if not self.opened:
-            self.opened = True
-            self.hub.store.set_setting(self.id, "opened", "yes")
-        conn.post_json({"type": "welcome", "seat": conn.seat, "host": conn.host})
-        conn.post(self.table_message())
+            conn.post(self.table_message())
+            self._presence_changed()  # the others hear of watchers in a while, all at once
         if self.status != "lobby":
             conn.post(self.state_message(conn.seat, None))
         self.wake.set()
