@@ -148,6 +148,7 @@ async function newTable(event) {
     seats: seats.map((row, i) => (i === host ? "human" : row.querySelector("select").value)),
     name: $("#nt-name").value.trim(),
     seat: host,
+    clock: Number($("#nt-clock").value || 0),
   };
   const button = $("#new-table-button");
   button.disabled = true;

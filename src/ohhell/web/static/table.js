@@ -67,6 +67,8 @@ const S = {
   reconnectAt: 0, // when the next connection attempt is due (ms)
   digits: "",
   digitTimer: null,
+  clocks: [], // [{seat, ms}]: the running turn clocks, as the last state gave them
+  clocksAt: 0, // when that state arrived (ms)
 };
 
 // ------------------------------------------------------------------ start
@@ -84,6 +86,7 @@ async function main() {
   render();
   connect();
   setInterval(() => send({ type: "ping" }), 25000); // keeps proxies from closing an idle socket
+  setInterval(tickClocks, 250);
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && (!S.ws || S.ws.readyState === WebSocket.CLOSED)) connect();
   });
@@ -215,6 +218,10 @@ function onState(message) {
     if (message.last) logAction(message.last, prev, obs);
     S.loggedVersion = message.version;
   }
+  // The server's clocks, counted down here from when they arrived: the
+  // server decides when time is up, the page only shows it.
+  S.clocks = message.clocks || [];
+  S.clocksAt = Date.now();
   noteCover(message.last);
   trackTricks(prev, obs, message.last);
   trackResults(prev, obs);
@@ -596,6 +603,10 @@ function balanceWords(o) {
 function statusLine() {
   const t = S.table;
   const o = S.obs;
+  if (o && S.seat !== null && t && t.status === "playing" && seatInfo(S.seat).away && S.table.seats[S.seat].connected) {
+    return el("span", {}, "A bot is playing for you. ",
+      el("button", { type: "button", id: "back-button", onclick: () => send({ type: "back" }) }, "I'm back"));
+  }
   if (S.reconnectAt && $("#conn").dataset.state !== "open") {
     const seconds = Math.max(0, Math.round((S.reconnectAt - Date.now()) / 1000));
     return el("span", {}, `Connection lost. Reconnecting${seconds ? ` in ${seconds} s` : ""}… `,
@@ -607,7 +618,8 @@ function statusLine() {
     return S.host ? "You are the host: wait for players or fill the open seats with bots, then start." : "Waiting for the host to start.";
   }
   if (!o) return "Loading the game…";
-  const watching = S.seat === null ? "You are watching. " : "";
+  const others = t.spectators ? ` ${t.spectators} watching.` : "";
+  const watching = S.seat === null ? `You are watching.${others} ` : "";
   if (S.pending) return "Sent…";
   const m = mode();
   if (m === "bid") {
@@ -714,9 +726,47 @@ function renderPlayers() {
         : el("span", { class: "bid", title: "bid" }, "bid ", el("b", {}, o.bids[s] ?? "–")),
       el("span", { class: "took", title: "tricks taken" }, "took ", el("b", {}, ["bid", "trump", "play"].includes(o.phase) ? o.taken[s] : "–")),
       el("span", { class: "score", title: "score" }, "pts ", el("b", {}, o.totals[s]))),
-    kindLine(info)));
+    kindLine(info), clockFor(s), replaceButton(s, info)));
   });
   fill($("#players"), panels, trumpIndicator(o));
+}
+
+/** Seconds left on ``s``'s turn clock, or null. */
+function secondsLeft(s) {
+  const clock = S.clocks.find((c) => c.seat === s);
+  if (!clock) return null;
+  return Math.max(0, Math.ceil((clock.ms - (Date.now() - S.clocksAt)) / 1000));
+}
+
+function clockFor(s) {
+  const left = secondsLeft(s);
+  if (left === null) return null;
+  const name = S.obs.names[s];
+  return el("div", {
+    class: `clock${left <= 10 ? " low" : ""}`, dataset: { seat: s }, role: "timer",
+    "aria-label": s === S.seat ? `${left} seconds left to choose` : `${name} has ${left} seconds left`,
+  }, `⏱ ${left} s`);
+}
+
+/** Count the clocks down between the server's messages. */
+function tickClocks() {
+  for (const box of document.querySelectorAll("#players .clock")) {
+    const left = secondsLeft(Number(box.dataset.seat));
+    if (left === null) continue;
+    box.textContent = `⏱ ${left} s`;
+    box.classList.toggle("low", left <= 10);
+  }
+}
+
+/** The host may hand a person's seat to a bot (someone who left, or stalls). */
+function replaceButton(s, info) {
+  if (!S.host || s === S.seat || info.kind !== "human" || info.away) return null;
+  if (!S.table || S.table.status !== "playing") return null;
+  return el("button", {
+    type: "button", class: "replace-button", dataset: { seat: s },
+    title: "A bot plays this seat until its player acts again",
+    onclick: () => send({ type: "replace", seat: s }),
+  }, "Let a bot play");
 }
 
 /**
