@@ -70,7 +70,7 @@ app = create_app(
     bot_delay=0.0,
     clock=0,
     rate=1e6,
-    limits=Limits(create=None, sheets=None, sockets_per_address=0, spectators_per_table=0),
+    limits=Limits(create=None, sheets=None, connects=None, sockets_per_address=0, spectators_per_table=0),
 )
 run(app, "127.0.0.1", int(sys.argv[2]), per_address=0)
 """
@@ -119,9 +119,10 @@ def percentile(values: list[float], q: float) -> float:
 # --- HTTP: a few POSTs to set tables up, without an HTTP client library ---
 
 
-async def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
+async def post(port: int, path: str, body: dict[str, Any], local: str | None = None) -> dict[str, Any]:
+    """POST ``body`` as JSON (from the loopback address ``local``, if given)."""
     data = json.dumps(body).encode()
-    reader, writer = await asyncio.open_connection(HOST, port)
+    reader, writer = await asyncio.open_connection(HOST, port, local_addr=(local, 0) if local else None)
     try:
         writer.write(
             f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
@@ -252,10 +253,14 @@ class Player:
             else:
                 await self._act(0)
 
-    async def play(self, port: int, table_id: str) -> None:
+    async def play(self, port: int, table_id: str, local: str | None = None) -> None:
         stats = self.table.stats
         async with connect(
-            f"ws://{HOST}:{port}/ws/{table_id}", open_timeout=120, ping_interval=None, max_size=2**20
+            f"ws://{HOST}:{port}/ws/{table_id}",
+            open_timeout=120,
+            ping_interval=None,
+            max_size=2**20,
+            local_addr=(local, 0) if local else None,
         ) as ws:
             self.ws = ws
             await ws.send(json.dumps({"type": "hello", "token": self.token}))

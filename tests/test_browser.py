@@ -86,7 +86,9 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("browser") / "b.db"
     port = _free_port()
     # No creation quota: the module makes many tables from one address.
-    app = create_app(f"sqlite:///{db}", bot_delay=0.05, away_after=2, think=0.05, limits=Limits(create=None))
+    app = create_app(
+        f"sqlite:///{db}", bot_delay=0.05, away_after=2, think=0.05, limits=Limits(create=None, connects=None)
+    )
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="ohhell-serve", daemon=True)

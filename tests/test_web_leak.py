@@ -793,7 +793,9 @@ def test_configs_cover_every_preset_and_are_valid() -> None:
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db = tmp_path_factory.mktemp("leak") / "t.db"
-    app = create_app(f"sqlite:///{db}", bot_delay=0, think=0.05, rate=1e6, limits=Limits(create=None))
+    app = create_app(
+        f"sqlite:///{db}", bot_delay=0, think=0.05, rate=1e6, limits=Limits(create=None, connects=None)
+    )
     with TestClient(app) as c:
         yield c
 

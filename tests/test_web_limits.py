@@ -137,6 +137,17 @@ def test_one_address_may_hold_only_so_many_sockets(tmp_path: Path) -> None:
             pass
 
 
+def test_one_address_may_open_only_so_many_sockets_a_minute(tmp_path: Path) -> None:
+    with serve(tmp_path, limits=Limits(create=None, connects="3/minute")) as client:
+        table = new_table(client)["table"]
+        for _ in range(3):
+            with connect(client, table):
+                pass
+        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/{table}"):
+            pass
+        assert refused.value.code == 4429
+
+
 def test_a_spectator_that_falls_behind_is_dropped_not_a_seat() -> None:
     from ohhell.web.table import QUEUE_LIMIT, SPECTATOR_QUEUE_LIMIT, Connection
 

@@ -20,7 +20,12 @@ from ohhell.web.app import Limits, create_app
 
 
 def _app(tmp_path: Any, **settings: Any) -> Any:
-    defaults: dict[str, Any] = {"bot_delay": 0, "think": 0.05, "rate": 1e6, "limits": Limits(create=None)}
+    defaults: dict[str, Any] = {
+        "bot_delay": 0,
+        "think": 0.05,
+        "rate": 1e6,
+        "limits": Limits(create=None, connects=None),
+    }
     return create_app(f"sqlite:///{tmp_path / 'r.db'}", **(defaults | settings))
 
 

@@ -46,7 +46,7 @@ def make_app(db: str, **settings: Any) -> Any:
 
     # No creation quotas: tests make many tables from one address (the
     # quotas have tests of their own, tests/test_web_limits.py).
-    unlimited = Limits(create=None, sheets=None, sockets_per_address=0, spectators_per_table=0)
+    unlimited = Limits(create=None, sheets=None, connects=None, sockets_per_address=0, spectators_per_table=0)
     kwargs: dict[str, Any] = {
         "bot_delay": 0,
         "away_after": 60,

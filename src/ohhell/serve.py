@@ -70,6 +70,12 @@ def add_serve_parser(sub: Any) -> None:
         help="new score sheets one address may make (default 30/minute)",
     )
     limits.add_argument(
+        "--connect-limit",
+        default="120/minute",
+        metavar="RATE",
+        help="new live connections one address may open (default 120/minute)",
+    )
+    limits.add_argument(
         "--sockets-per-address",
         type=int,
         default=64,
@@ -147,7 +153,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from .web.store import Store
 
         rates = {}
-        for name in ("create_limit", "sheet_limit"):
+        for name in ("create_limit", "sheet_limit", "connect_limit"):
             text = getattr(args, name).strip().lower()
             rates[name] = None if text in ("none", "0", "off") else text
             if rates[name] is not None:
@@ -160,6 +166,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         limits = Limits(
             create=rates["create_limit"],
             sheets=rates["sheet_limit"],
+            connects=rates["connect_limit"],
             sockets_per_address=args.sockets_per_address,
             spectators_per_table=args.spectators_per_table,
             lobby_lifetime=args.lobby_lifetime * 3600,

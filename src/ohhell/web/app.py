@@ -97,6 +97,7 @@ class Limits:
     rate: float = RATE  # WebSocket messages a second, on average
     create: str | None = "30/minute"  # new tables and seats per client address
     sheets: str | None = "30/minute"  # new score sheets per client address
+    connects: str | None = "120/minute"  # new WebSockets per client address
     sockets_per_address: int = SOCKETS_PER_ADDRESS
     spectators_per_table: int = SPECTATORS_PER_TABLE
     lobby_lifetime: float = LOBBY_LIFETIME
@@ -124,7 +125,7 @@ class Server:
         self.bot_delay = bot_delay
         self.think = think
         self.clock = check_clock(clock)
-        self.quotas = Quotas(limits.create, limits.sheets)
+        self.quotas = Quotas(limits.create, limits.sheets, limits.connects)
         self.sockets: Counter[str] = Counter()  # open WebSockets by client address
         self.store: Store | None = None
         self.hub: Hub | None = None
@@ -293,8 +294,12 @@ class Server:
     async def websocket(self, ws: WebSocket) -> None:
         address = client_address(ws.scope)
         most = self.limits.sockets_per_address
-        if most and self.sockets[address] >= most:
-            await ws.close(code=4429, reason="too many connections from your address")
+        try:
+            if most and self.sockets[address] >= most:
+                raise TableError("too many connections from your address", "busy", status=429)
+            self.quotas.take("sockets", address)
+        except TableError as err:
+            await ws.close(code=4429, reason=str(err)[:120])
             return
         self.sockets[address] += 1
         try:

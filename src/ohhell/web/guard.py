@@ -5,8 +5,8 @@
   (browsers always send ``Origin`` on cross-site posts and WebSockets, so this
   stops a page elsewhere from acting with a visitor's browser); an exception
   no route expected becomes one log line and a 500, never a dropped connection.
-- ``Quotas``: how many tables, score sheets and seats one client address may
-  create in a window, kept by the ``limits`` library (a moving window in
+- ``Quotas``: how many tables, score sheets, seats and WebSocket connections
+  one client address may make in a window, kept by the ``limits`` library (a moving window in
   memory), so one client cannot fill the database or the event loop.
 """
 
@@ -119,15 +119,24 @@ async def _json(send: Send, status: int, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+_WORDS: Final = {"tables": "new tables or seats", "sheets": "new score sheets", "sockets": "connections"}
+
+
 class Quotas:
     """Creation limits per client address (``"30/minute"`` style, from the
     ``limits`` library; ``None`` turns a limit off)."""
 
-    def __init__(self, tables: str | None = "30/minute", sheets: str | None = "30/minute") -> None:
+    def __init__(
+        self,
+        tables: str | None = "30/minute",
+        sheets: str | None = "30/minute",
+        sockets: str | None = "120/minute",
+    ) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._items: dict[str, RateLimitItem | None] = {
             "tables": parse(tables) if tables else None,
             "sheets": parse(sheets) if sheets else None,
+            "sockets": parse(sockets) if sockets else None,
         }
 
     def take(self, what: str, address: str) -> None:
@@ -135,7 +144,7 @@ class Quotas:
         once the address has made its limit's worth in the window."""
         item = self._items[what]
         if item is not None and not self._limiter.hit(item, what, address):
-            words = {"tables": "new tables or seats", "sheets": "new score sheets"}[what]
+            words = _WORDS[what]
             raise TableError(
                 f"too many {words} from your address: at most {item.amount} "
                 f"per {item.multiples if item.multiples > 1 else ''}{item.GRANULARITY.name}; try again soon",

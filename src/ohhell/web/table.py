@@ -193,6 +193,7 @@ class LiveTable:
         self._legal = [tuple(legal_actions(self.state, s)) for s in range(self.rules.players)]
         self.spectators = 0
         self._presence: asyncio.TimerHandle | None = None
+        self._watch: tuple[tuple[int, int | None], float, str] | None = None
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.bots: dict[tuple[int, str], Bot] = {}
@@ -271,6 +272,16 @@ class LiveTable:
             and st.to_act != seat
             and self.kept_at != self.version
         )
+
+    def watcher_state(self) -> str:
+        """The state a newly arrived watcher is sent: made once per version
+        (and second, for the clocks), so a crowd arriving costs little."""
+        key = (self.version, self.kept_at)
+        now = time.monotonic()
+        cached = self._watch
+        if cached is None or cached[0] != key or now - cached[1] > 1.0:
+            cached = self._watch = (key, now, self.state_message(None, None))
+        return cached[2]
 
     def state_message(self, seat: int | None, last: Json | None) -> str:
         obs = observe(self.state, seat)
@@ -356,7 +367,7 @@ class LiveTable:
             conn.post(self.table_message())
             self._presence_changed()  # the others hear of watchers in a while, all at once
         if self.status != "lobby":
-            conn.post(self.state_message(conn.seat, None))
+            conn.post(self.state_message(conn.seat, None) if conn.seat is not None else self.watcher_state())
         self.wake.set()
 
     def detach(self, conn: Connection) -> None:
