@@ -45,7 +45,18 @@ from typing import Any
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from server import HOST, Player, Stats, Table, free_port, percentile, post, raise_file_limit, wait_listening
+from server import (
+    HOST,
+    Player,
+    Stats,
+    Table,
+    cpu_seconds,
+    free_port,
+    percentile,
+    post,
+    raise_file_limit,
+    wait_listening,
+)
 
 # ``ohhell serve`` with its default limits; only the bots' pause is off (the
 # tables are all people) and nobody counts as away during the run.
@@ -125,7 +136,11 @@ async def probe(port: int, abuse: Abuse, until: float) -> None:
 async def spectate(
     port: int, table_id: str, local: str, abuse: Abuse, until: float, rng: random.Random
 ) -> None:
-    """Join a table as a watcher, read for a moment, leave; again and again."""
+    """A watcher: joins in the first seconds (the crowd arrives at once),
+    watches a while, leaves, comes back; refused, it tries again later, as
+    the page does."""
+    await asyncio.sleep(rng.uniform(0.0, 2.0))
+    backoff = 0.5
     while time.perf_counter() < until:
         try:
             async with connect(
@@ -136,13 +151,16 @@ async def spectate(
             ) as ws:
                 await ws.send('{"type":"hello"}')
                 abuse.spectators_in += 1
+                backoff = 0.5
                 with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(rng.uniform(0.2, 2.0)):
+                    async with asyncio.timeout(rng.uniform(3.0, 10.0)):
                         async for _ in ws:
                             pass
+            await asyncio.sleep(rng.uniform(0.5, 2.0))
         except (ConnectionClosed, InvalidStatus, OSError):
             abuse.spectators_refused += 1
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(backoff * rng.uniform(1.0, 1.5))
+            backoff = min(15.0, backoff * 2)
 
 
 async def seated_table(
@@ -220,7 +238,9 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
         # The anchor: the same seated load with nobody abusing the server,
         # measured in this run just before the abuse (the machine is shared).
         stats.measuring = True
+        cpu0, client0 = cpu_seconds(proc.pid), sum(os.times()[:2])
         await asyncio.sleep(args.seconds)
+        cpu1, client1 = cpu_seconds(proc.pid), sum(os.times()[:2])
         calm = list(stats.latency_all)
         calm_accepted = stats.accepted
         stats.latency_all.clear()
@@ -250,6 +270,7 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
         await asyncio.gather(*extra, return_exceptions=True)
         stats.measuring = False
         elapsed = time.perf_counter() - start
+        cpu2, client2 = cpu_seconds(proc.pid), sum(os.times()[:2])
         peak = peak_memory_mb(proc.pid)
         _ = rng
     finally:
@@ -295,6 +316,14 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "oversize": {"status": abuse.oversize_status, "answer_ms": summary(abuse.oversize_ms)},
         "probe_ms": summary(abuse.probe_ms),
         "server_peak_mb": round(peak, 1),
+        "server_cpu_pct": {
+            "without_abuse": round(100 * (cpu1 - cpu0) / args.seconds),
+            "under_abuse": round(100 * (cpu2 - cpu1) / elapsed),
+        },
+        "client_cpu_pct": {
+            "without_abuse": round(100 * (client1 - client0) / args.seconds),
+            "under_abuse": round(100 * (client2 - client1) / elapsed),
+        },
     }
 
 
@@ -326,6 +355,11 @@ def main() -> None:
     print(
         f"{out['seats']} seats; seated disconnects {out['seated_disconnects']}; probe max "
         f"{out['probe_ms']['max']} ms (p99 {out['probe_ms']['p99']}); server peak {out['server_peak_mb']} MB"
+    )
+    print(
+        f"CPU, % of one core, without / under abuse: server {out['server_cpu_pct']['without_abuse']} / "
+        f"{out['server_cpu_pct']['under_abuse']}; load generator {out['client_cpu_pct']['without_abuse']}"
+        f" / {out['client_cpu_pct']['under_abuse']} ({out['machine']['cores']} cores in all)"
     )
     print(
         f"flood: {out['flood']['created']} tables made, {out['flood']['refused_429']} refused; "

@@ -22,6 +22,7 @@ from .rules import Bidding, Deck, FirstLead, Rules, TieBreak, TrumpMode
 from .scoring import leaders_tied, score_hand
 
 CHANCE: Final = -1
+"""The seat number of chance (the shuffle and the draw for dealer)."""
 MAX_BID_CHANGES: Final = 2
 """R-BID-CHANGE: how often a player may change a bid before the next player
 bids (enough to correct a slip and to take the correction back)."""
@@ -38,9 +39,6 @@ def most_actions(rules: Rules) -> int:
     hands = len(rules.schedule) + (MAX_EXTRA_HANDS if rules.tie_break is TieBreak.EXTRA_HANDS else 0)
     per_hand = 1 + n * (1 + MAX_BID_CHANGES) + 1 + n * max(rules.schedule)  # deal, bids, trump, plays
     return _DRAW_ROUNDS + hands * per_hand
-
-
-"""The seat number of chance (the shuffle and the draw for dealer)."""
 
 
 class IllegalActionError(ValueError):
