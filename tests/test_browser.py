@@ -293,7 +293,7 @@ def finished(base: str, browser: Browser) -> Iterator[dict[str, Any]]:
     page = context.new_page()
     try:
         table = create_table(page, base, "Ann", ["intermediate", "beginner", "random"])
-        assert page.locator("#host-controls").is_visible()
+        page.locator("#host-controls").wait_for()  # once the welcome says this page is the host
         start(page)
         page.locator("#hand button.card").first.wait_for()
         hands_seen: set[int] = set()

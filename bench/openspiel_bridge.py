@@ -1,0 +1,183 @@
+"""Our bots in OpenSpiel's ``oh_hell``, beside OpenSpiel's own bots.
+
+OpenSpiel (``pip install open-spiel``, the ``bench`` extra; benchmarks only)
+has a one-hand Oh Hell: chance picks the dealer and deals, a card is turned
+for trump, bidding starts left of the dealer, there is no hook, and a seat
+scores 1 a trick plus 10 for an exact bid. That is our ``common`` preset
+narrowed to one hand (``RULES`` below). Each deal is played in pyspiel; our
+engine follows it action by action, and a seat of ours is asked with
+``observe(engine, seat)`` only, never the hidden state. The engine's scores
+are checked against pyspiel's returns after every deal.
+
+    from openspiel_bridge import OpenSpielISMCTS, Ours, play_deal
+    result = play_deal(7, [Ours("expert:worlds=80"), *[OpenSpielISMCTS(1000)] * 3])
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyspiel
+
+from ohhell import Bid, Card, Deal, Play, apply, new_game, observe
+from ohhell.bots import get_bot
+from ohhell.rules import PRESETS, Rules
+
+PLAYERS = 4
+SUITS = "CDSH"  # OpenSpiel's suit order: card id = rank index * 4 + suit index
+
+
+def rules(size: int = 10, dealer: int = 0) -> Rules:
+    """Our rules for OpenSpiel's game: ``common`` narrowed to one hand."""
+    return PRESETS["common"].replace(hand_sizes=(size,), first_dealer=dealer, hook=False)
+
+
+def load_game(size: int = 10) -> Any:
+    return pyspiel.load_game(
+        "oh_hell", {"players": PLAYERS, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": size}
+    )
+
+
+def card_of(action: int) -> Card:
+    rank = action // 4 + 2
+    text = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}.get(rank, str(rank))
+    return Card.parse(text + SUITS[action % 4])
+
+
+def action_of(card: Card) -> int:
+    return (int(card.rank) - 2) * 4 + SUITS.index(str(card)[-1])
+
+
+def _hands_and_trump(state: Any) -> tuple[list[list[Card]], Card]:
+    """Every hand and the turned card, read from pyspiel's text of the state."""
+    hands: dict[int, list[Card]] = {}
+    current: int | None = None
+    trump: Card | None = None
+    for line in str(state).splitlines():
+        text = line.strip()
+        if line.startswith("Player"):
+            current = int(line.split(":")[1])
+            hands[current] = []
+        elif current is not None and line.startswith("    ") and text[:2] in ("C:", "D:", "S:", "H:"):
+            hands[current] += [Card.parse(rank + text[0]) for rank in text[2:].strip()]
+        elif line.startswith("Trump:"):
+            word = line.split()[1]
+            trump = Card.parse(word[1:] + word[0])
+            current = None
+    assert trump is not None and len(hands) == PLAYERS, str(state)
+    return [hands[s] for s in range(PLAYERS)], trump
+
+
+def _seed(*numbers: int) -> int:
+    """A seed for OpenSpiel's bots, the same in every process."""
+    return random.Random(":".join(map(str, numbers))).randrange(1 << 30)
+
+
+class OpenSpielISMCTS:
+    """OpenSpiel's C++ information-set MCTS with random rollouts (UCT c = 2)."""
+
+    def __init__(self, simulations: int = 1000) -> None:
+        self.simulations = simulations
+        self.name = f"openspiel-ismcts:{simulations}"
+
+    def bot(self, seed: int) -> Any:
+        return pyspiel.ISMCTSBot(
+            seed,
+            pyspiel.RandomRolloutEvaluator(1, seed),
+            2.0,
+            self.simulations,
+            -1,
+            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            False,
+            False,
+        )
+
+
+class Ours:
+    """One of our bot levels (``"expert:worlds=80"``) in a seat."""
+
+    def __init__(self, spec: str) -> None:
+        self.name = spec
+        level, _, options = spec.partition(":")
+        kwargs: dict[str, Any] = {}
+        for item in filter(None, options.split(",")):
+            key, _, value = item.partition("=")
+            kwargs[key] = float(value) if "." in value else int(value)
+        self.bot = get_bot(level, **kwargs)
+
+
+@dataclass
+class SeatResult:
+    score: float
+    bid: int
+    tricks: int
+    times: list[float] = field(default_factory=list)  # seconds per decision
+
+
+@dataclass
+class DealResult:
+    dealer: int
+    seats: list[SeatResult]
+
+
+def play_deal(
+    deal: int,
+    players: list[Ours | OpenSpielISMCTS],
+    *,
+    size: int = 10,
+    ours_decides: str = "all",
+    seed: int = 0,
+) -> DealResult:
+    """Play deal number ``deal`` (its cards fixed by ``seed`` and ``deal``) with
+    ``players`` by seat. ``ours_decides`` is ``"all"``, ``"bid"`` or ``"play"``:
+    in the last two an OpenSpiel ISMCTS(1000) makes our seats' other decisions."""
+    game = load_game(size)
+    chance = random.Random(f"openspiel-deal:{seed}:{deal}")
+    spiel = game.new_initial_state()
+    while spiel.is_chance_node():
+        outcomes = [a for a, _ in spiel.chance_outcomes()]
+        spiel.apply_action(chance.choice(outcomes))
+    hands, turned = _hands_and_trump(spiel)
+    dealer = (spiel.current_player() - 1) % PLAYERS
+    engine = new_game(rules(size, dealer))
+    apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
+    stand_in = OpenSpielISMCTS(1000)
+    bots: list[Any] = []
+    for s, p in enumerate(players):
+        if isinstance(p, OpenSpielISMCTS):
+            bots.append(p.bot(_seed(seed, deal, s)))
+        else:
+            bots.append(p)
+    stand_ins = [stand_in.bot(_seed(seed, deal, s + PLAYERS)) for s in range(PLAYERS)]
+    rngs = [random.Random(f"ours:{seed}:{deal}:{s}") for s in range(PLAYERS)]
+    times: list[list[float]] = [[] for _ in range(PLAYERS)]
+    while not spiel.is_terminal():
+        seat = spiel.current_player()
+        bidding = engine.phase.value == "bid"
+        bot = bots[seat]
+        t0 = time.perf_counter()
+        if isinstance(bot, Ours) and (
+            ours_decides == "all" or ours_decides == ("bid" if bidding else "play")
+        ):
+            action = bot.bot.choose(observe(engine, seat), rngs[seat])
+            code = 52 + action.bid if isinstance(action, Bid) else action_of(action.card)
+        elif isinstance(bot, Ours):
+            code = stand_ins[seat].step(spiel)
+        else:
+            code = bot.step(spiel)
+        times[seat].append(time.perf_counter() - t0)
+        spiel.apply_action(code)
+        apply(engine, Bid(seat, code - 52) if code >= 52 else Play(seat, card_of(code)))
+    result = engine.results[-1]
+    returns = spiel.returns()
+    assert [float(x) for x in result.scores] == [float(x) for x in returns], (result.scores, returns)
+    return DealResult(
+        dealer,
+        [SeatResult(returns[s], result.bids[s], result.tricks[s], times[s]) for s in range(PLAYERS)],
+    )
+
+
+__all__ = ["OpenSpielISMCTS", "Ours", "action_of", "card_of", "play_deal", "rules"]

@@ -1,0 +1,270 @@
+"""How strong is a bot? Duplicate deals against a chosen opponent.
+
+For each deal, the opponent plays every seat once (the baseline); then, for
+each seat in turn, our bot takes that seat and the opponent the others, on
+the same cards. The paired difference of a deal is the mean over the seats of
+(our score in the seat - the opponent's score in that seat in the baseline):
+luck of the cards cancels out. Printed: the mean difference a deal with its
+95% confidence interval, the exact-bid rates of ours and theirs, decision
+time (median and p95) of both, and the difference by bidding position.
+
+Opponents:
+- ``openspiel-ismcts:N``: OpenSpiel's C++ information-set MCTS with N
+  simulations, in OpenSpiel's own ``oh_hell`` (4 players, one hand; the
+  ``bench`` extra); ``--ours bid`` or ``--ours play`` lets our bot make only
+  those decisions (an ISMCTS(1000) makes the rest), to see where it gains;
+- any of our levels, with options (``intermediate``, ``ismcts:simulations=200``,
+  ``expert:worlds=40``), on any preset, player count and hand sizes.
+
+    python bench/strength.py --bot expert:worlds=80 --opponent openspiel-ismcts:1000 --deals 200 --jobs 2
+    python bench/strength.py --bot expert:worlds=40 --opponent intermediate --preset pagat --players 5 \\
+        --hand-sizes 7 --deals 200
+
+Budgets are fixed numbers of worlds or simulations, so a run is reproducible
+from ``--seed`` whatever ``--jobs`` is; times are measured as the run goes
+(they depend on the machine's load; both sides share it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from multiprocessing import Pool
+from typing import Any
+
+from ohhell import apply, chance_action, make_rules, new_game, observe
+from ohhell.bots import get_bot, seats_to_ask
+from ohhell.rules import Rules
+
+
+@dataclass
+class Seat:
+    score: float
+    bid: int | None
+    exact: bool
+    times: list[float]
+
+
+@dataclass
+class Game:
+    dealer: int
+    seats: list[Seat]
+
+
+def make_bot(spec: str) -> Any:
+    level, _, options = spec.partition(":")
+    kwargs: dict[str, Any] = {}
+    for item in filter(None, options.split(",")):
+        key, _, value = item.partition("=")
+        try:
+            kwargs[key] = int(value)
+        except ValueError:
+            kwargs[key] = float(value)
+    return get_bot(level, **kwargs)
+
+
+def play_ours(rules: Rules, deal: int, specs: list[str], seed: int) -> Game:
+    """A match (or hand) of our engine, seats by ``specs``; the cards depend
+    only on ``seed`` and ``deal``."""
+    state = new_game(rules)
+    cards = random.Random(f"strength-cards:{seed}:{deal}")
+    bots = [make_bot(spec) for spec in specs]
+    rngs = [random.Random(f"strength-bot:{seed}:{deal}:{s}") for s in range(rules.players)]
+    times: list[list[float]] = [[] for _ in specs]
+    dealer: int | None = None
+    while not state.is_over:
+        if state.is_chance:
+            apply(state, chance_action(state, cards))
+            if dealer is None and state.phase.value == "bid":
+                dealer = state.dealer
+            continue
+        for seat in seats_to_ask(state):
+            t0 = time.perf_counter()
+            action = bots[seat].choose(observe(state, seat), rngs[seat])
+            times[seat].append(time.perf_counter() - t0)
+            apply(state, action)
+            break
+    first = state.results[0]
+    exact = [state.exact[s] / len(state.results) for s in range(rules.players)]
+    return Game(
+        dealer if dealer is not None else 0,
+        [Seat(state.totals[s], first.bids[s], exact[s] >= 1.0, times[s]) for s in range(rules.players)],
+    )
+
+
+def one_deal(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
+    """The baseline and one game per seat for deal ``deal``."""
+    args, deal = job
+    bot, opponent, seed = args["bot"], args["opponent"], args["seed"]
+    if opponent.startswith("openspiel-ismcts"):
+        import openspiel_bridge as bridge
+
+        sims = int(opponent.partition(":")[2] or 1000)
+        n = bridge.PLAYERS
+
+        def game(seat: int | None) -> Game:
+            players: list[Any] = [bridge.OpenSpielISMCTS(sims) for _ in range(n)]
+            if seat is not None:
+                players[seat] = bridge.Ours(bot)
+            result = bridge.play_deal(deal, players, size=args["size"], ours_decides=args["ours"], seed=seed)
+            return Game(
+                result.dealer,
+                [Seat(r.score, r.bid, r.bid == r.tricks, r.times) for r in result.seats],
+            )
+
+    else:
+        rules = make_rules(args["preset"], args["options"])
+        n = rules.players
+
+        def game(seat: int | None) -> Game:
+            specs = [opponent] * n
+            if seat is not None:
+                specs[seat] = bot
+            return play_ours(rules, deal, specs, seed)
+
+    base = game(None)
+    ours = [game(s) for s in range(n)]
+    diffs = [ours[s].seats[s].score - base.seats[s].score for s in range(n)]
+    return {
+        "deal": deal,
+        "dealer": base.dealer,
+        "diff": sum(diffs) / n,
+        "by_position": {(s - base.dealer - 1) % n: diffs[s] for s in range(n)},
+        "ours_exact": sum(ours[s].seats[s].exact for s in range(n)) / n,
+        "theirs_exact": sum(seat.exact for seat in base.seats) / n,
+        "ours_times": [t for s in range(n) for t in ours[s].seats[s].times],
+        "theirs_times": [t for seat in base.seats for t in seat.times],
+    }
+
+
+def mean_ci(values: list[float]) -> tuple[float, float]:
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return m, float("nan")
+    return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    diff, ci = mean_ci([r["diff"] for r in rows])
+    positions: dict[int, list[float]] = {}
+    for r in rows:
+        for pos, d in r["by_position"].items():
+            positions.setdefault(int(pos), []).append(d)
+    ours_t = [t for r in rows for t in r["ours_times"]]
+    theirs_t = [t for r in rows for t in r["theirs_times"]]
+    return {
+        "bot": args["bot"],
+        "opponent": args["opponent"],
+        "ours_decides": args["ours"],
+        "setting": (
+            f"OpenSpiel oh_hell, 4 players, {args['size']} tricks"
+            if args["opponent"].startswith("openspiel")
+            else f"{args['preset']} {args['options']}"
+        ),
+        "deals": len(rows),
+        "seed": args["seed"],
+        "diff_per_deal": round(diff, 3),
+        "ci95": round(ci, 3),
+        "exact_ours": round(statistics.fmean(r["ours_exact"] for r in rows), 3),
+        "exact_theirs": round(statistics.fmean(r["theirs_exact"] for r in rows), 3),
+        "ms_ours": {
+            "median": round(1e3 * quantile(ours_t, 0.5), 1),
+            "p95": round(1e3 * quantile(ours_t, 0.95), 1),
+        },
+        "ms_theirs": {
+            "median": round(1e3 * quantile(theirs_t, 0.5), 1),
+            "p95": round(1e3 * quantile(theirs_t, 0.95), 1),
+        },
+        "by_bidding_position": {
+            str(p + 1): {"diff": round(mean_ci(v)[0], 3), "ci95": round(mean_ci(v)[1], 3)}
+            for p, v in sorted(positions.items())
+        },
+        "cores": os.cpu_count(),
+        "jobs": args["jobs"],
+        "wall_s": round(seconds, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="expert:worlds=80", help="our bot: level[:option=value,...]")
+    parser.add_argument("--opponent", default="openspiel-ismcts:1000")
+    parser.add_argument(
+        "--ours", choices=["all", "bid", "play"], default="all", help="our decisions (OpenSpiel)"
+    )
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--size", type=int, default=10, help="tricks in OpenSpiel's game (default 10)")
+    parser.add_argument("--preset", default="common", help="our rules for an in-project opponent")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--hand-sizes", default="10", help="the hands played, e.g. 10 or 7,6,5 ('preset': all)"
+    )
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="another rule option"
+    )
+    parser.add_argument("--json", action="store_true")
+    a = parser.parse_args()
+    options = {"players": str(a.players)}
+    if a.hand_sizes != "preset":
+        options["hand-sizes"] = a.hand_sizes
+    for item in a.option:
+        key, _, value = item.partition("=")
+        options[key] = value
+    args = {
+        "bot": a.bot,
+        "opponent": a.opponent,
+        "ours": a.ours,
+        "seed": a.seed,
+        "size": a.size,
+        "preset": a.preset,
+        "options": options,
+        "jobs": a.jobs,
+    }
+    make_bot(a.bot), None if a.opponent.startswith("openspiel") else make_bot(a.opponent)  # fail early
+    t0 = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    jobs = [(args, d) for d in range(a.deals)]
+    with Pool(a.jobs) as pool:
+        for i, row in enumerate(pool.imap(one_deal, jobs, chunksize=1), start=1):
+            rows.append(row)
+            done = int(30 * i / a.deals)
+            m, ci = mean_ci([r["diff"] for r in rows])
+            print(
+                f"\r[{'#' * done}{'.' * (30 - done)}] {i}/{a.deals}  {m:+.2f} ± {ci:.2f}",
+                end="",
+                file=sys.stderr,
+            )
+    print(file=sys.stderr)
+    out = summarise(args, rows, time.perf_counter() - t0)
+    if a.json:
+        print(json.dumps(out, indent=2))
+    print(f"{out['bot']} vs {out['opponent']} ({out['setting']}; ours decide: {out['ours_decides']})")
+    print(
+        f"{'deals':>6}{'diff/deal':>11}{'± 95%':>8}{'exact ours':>12}{'theirs':>8}{'ms ours':>9}{'theirs':>8}"
+    )
+    print(
+        f"{out['deals']:>6}{out['diff_per_deal']:>+11.2f}{out['ci95']:>8.2f}{out['exact_ours']:>12.1%}"
+        f"{out['exact_theirs']:>8.1%}{out['ms_ours']['median']:>9.1f}{out['ms_theirs']['median']:>8.1f}"
+    )
+    print(
+        "by bidding position: "
+        + ", ".join(f"{p}: {v['diff']:+.2f} ± {v['ci95']:.2f}" for p, v in out["by_bidding_position"].items())
+    )
+
+
+if __name__ == "__main__":
+    main()
