@@ -11,10 +11,12 @@ legal actions. ``seat=None`` is a spectator, who sees only what is public.
 
 from __future__ import annotations
 
+import functools
+import math
 import random
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import combinations
 
 from .cards import ALL_CARDS, Card, Suit
 from .game import (
@@ -235,29 +237,22 @@ def unseen_cards(obs: Observation) -> list[Card]:
     return sorted(left.elements())
 
 
-def _feasible(demand: dict[Suit, int], capacity: list[int], accepts: list[frozenset[Suit]]) -> bool:
-    # Hall's condition for a transportation problem: every set of suits must
-    # fit into the places that accept at least one of them.
-    suits = [s for s, k in demand.items() if k]
-    for r in range(1, len(suits) + 1):
-        for subset in combinations(suits, r):
-            need = sum(demand[s] for s in subset)
-            room = sum(c for c, ok in zip(capacity, accepts, strict=True) if not ok.isdisjoint(subset))
-            if need > room:
-                return False
-    return True
+def sample_hands(
+    obs: Observation, rng: random.Random, *, rejection_tries: int = 3
+) -> tuple[tuple[Card, ...], ...]:
+    """Every seat's hand in a deal consistent with ``obs``, seen hands kept:
+    exactly uniform over the deals that agree with the observation (the
+    cards seen, the turned card, the cards played, the voids shown and the
+    undealt stock).
 
-
-def sample_hands(obs: Observation, rng: random.Random) -> tuple[tuple[Card, ...], ...]:
-    """Every seat's hand in a deal consistent with ``obs``, seen hands kept.
-
-    Without voids this is one shuffle: every consistent deal is equally
-    likely. With voids it first tries a few shuffles and keeps one that fits
-    (still exactly uniform); if none fits it deals seat by seat, the most
-    constrained seat first, from the cards it may hold, and as a last resort
-    card by card under Hall's condition, which always succeeds when any deal
-    fits. Those two fallbacks are close to uniform but not exactly.
-    Raises ``ValueError`` if no deal fits (which means the observation is corrupt).
+    Without voids this is one shuffle. With voids it first tries
+    ``rejection_tries`` shuffles and keeps one that fits (uniform whenever it
+    succeeds); otherwise it deals exactly: it counts, seat by seat, how many
+    deals each split of the suits allows (``_suit_splits``) and draws a split
+    with that weight, then the cards within it at random. Either way every
+    consistent deal is equally likely (tests/test_sampler.py checks it
+    against exact enumeration). Raises ``ValueError`` if no deal fits (which
+    means the observation is corrupt).
     """
     n = obs.players
     hidden = [s for s in range(n) if obs.hands[s] is None]
@@ -278,7 +273,7 @@ def sample_hands(obs: Observation, rng: random.Random) -> tuple[tuple[Card, ...]
             dealt[s] = pool[at : at + k]
             at += k
         return tuple(tuple(h) for h in dealt)
-    for _ in range(3):  # rejection first: uniform whenever it succeeds
+    for _ in range(rejection_tries):  # rejection first: uniform whenever it succeeds
         rng.shuffle(pool)
         at, ok = 0, True
         for s, k, acc in zip(hidden, counts, accepts, strict=True):
@@ -290,64 +285,100 @@ def sample_hands(obs: Observation, rng: random.Random) -> tuple[tuple[Card, ...]
             at += k
         if ok:
             return tuple(tuple(h) for h in dealt)
-    by_need = sorted(range(len(hidden)), key=lambda i: len(accepts[i]))
-    for _ in range(20):  # seat by seat, the most constrained first
-        left = pool
-        for i in by_need:
-            acc = accepts[i]
-            allowed = [c for c in left if c.suit in acc]
-            if len(allowed) < counts[i]:
-                break
-            part = rng.sample(allowed, counts[i])
-            dealt[hidden[i]] = part
-            taken = Counter(part)
-            rest = []
-            for c in left:
-                if taken[c]:
-                    taken[c] -= 1
-                else:
-                    rest.append(c)
-            left = rest
-        else:
-            return tuple(tuple(h) for h in dealt)
-    return _constructive(pool, hidden, counts, accepts, dealt, stock, rng)
+    return _exact_deal(pool, hidden, counts, accepts, dealt, rng)
 
 
-def _constructive(
+_SUITS: tuple[Suit, ...] = tuple(Suit)
+
+
+def _exact_deal(
     pool: list[Card],
     hidden: list[int],
     counts: list[int],
     accepts: list[frozenset[Suit]],
     dealt: list[list[Card]],
-    stock: int,
     rng: random.Random,
 ) -> tuple[tuple[Card, ...], ...]:
-    # Card by card to a random place with room, never to one that would leave
-    # the rest unplaceable; the stock accepts any suit.
-    for s in hidden:
-        dealt[s] = []  # undo any partial rejection attempt
-    capacity = [*counts, stock]
-    places = [*accepts, frozenset(Suit)]
-    demand: dict[Suit, int] = dict(Counter(c.suit for c in pool))
-    if not _feasible(demand, capacity, places):
+    # Seats with a void ("constrained") get a split of the suits drawn with
+    # the weight of the deals it allows; the other seats and the stock take
+    # the rest, shuffled: every split of those cards among them allows the
+    # same number of deals, so they need no counting.
+    constrained = [i for i, a in enumerate(accepts) if len(a) < len(_SUITS)]
+    free = [i for i, a in enumerate(accepts) if len(a) == len(_SUITS)]
+    by_suit = [[c for c in pool if c.suit is suit] for suit in _SUITS]
+    for cards in by_suit:
+        rng.shuffle(cards)
+    caps = tuple(counts[i] for i in constrained)
+    allowed = tuple(tuple(k for k, suit in enumerate(_SUITS) if suit in accepts[i]) for i in constrained)
+    left = tuple(len(cards) for cards in by_suit)
+    if _suit_splits(caps, allowed, 0, left) == 0:
         raise ValueError("no deal of the unseen cards agrees with the voids shown")
-    rng.shuffle(pool)
-    pool.sort(key=lambda c: sum(1 for p in places if c.suit in p))  # most constrained first
-    for card in pool:
-        options = [i for i, p in enumerate(places) if capacity[i] and card.suit in p]
-        rng.shuffle(options)
-        options.sort(key=lambda i: -capacity[i] * rng.random())
-        demand[card.suit] -= 1
-        for i in options:
-            capacity[i] -= 1
-            if _feasible(demand, capacity, places):
-                if i < len(hidden):
-                    dealt[hidden[i]].append(card)
-                break
-            capacity[i] += 1
-        else:  # pragma: no cover - feasibility was checked before each step
-            raise ValueError("no deal of the unseen cards agrees with the voids shown")
+    for place, i in enumerate(constrained):
+        options = list(_splits(caps[place], allowed[place], left))
+        weights = [
+            _inverse_factorials(split) * _suit_splits(caps, allowed, place + 1, _minus(left, split))
+            for split in options
+        ]
+        split = rng.choices(options, weights)[0]
+        hand: list[Card] = []
+        for k, count in enumerate(split):
+            hand += by_suit[k][:count]
+            del by_suit[k][:count]
+        dealt[hidden[i]] = hand
+        left = _minus(left, split)
+    rest = [c for cards in by_suit for c in cards]
+    rng.shuffle(rest)
+    at = 0
+    for i in free:
+        dealt[hidden[i]] = rest[at : at + counts[i]]
+        at += counts[i]
     return tuple(tuple(h) for h in dealt)
+
+
+def _minus(left: tuple[int, ...], split: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(a - b for a, b in zip(left, split, strict=True))
+
+
+def _splits(cap: int, allowed: tuple[int, ...], left: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Every way to give a hand of ``cap`` cards ``split[k]`` cards of suit k,
+    only of ``allowed`` suits and no more than are ``left``."""
+
+    def rest(j: int, need: int, split: list[int]) -> Iterator[tuple[int, ...]]:
+        if j == len(allowed):
+            if need == 0:
+                yield tuple(split)
+            return
+        k = allowed[j]
+        for count in range(min(need, left[k]) + 1):
+            split[k] = count
+            yield from rest(j + 1, need - count, split)
+        split[k] = 0
+
+    yield from rest(0, cap, [0] * len(left))
+
+
+def _inverse_factorials(split: tuple[int, ...]) -> float:
+    out = 1.0
+    for count in split:
+        out /= math.factorial(count)
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _suit_splits(
+    caps: tuple[int, ...], allowed: tuple[tuple[int, ...], ...], place: int, left: tuple[int, ...]
+) -> float:
+    """In proportion to the deals left once ``place`` constrained seats are
+    dealt and ``left`` cards of each suit remain: the sum over the remaining
+    seats' splits of 1 / (product of the factorials of the cards of each
+    suit per hand), the free seats and the stock taking the rest together
+    (every deal of labelled cards counted once)."""
+    if place == len(caps):
+        return _inverse_factorials(left)
+    return sum(
+        _inverse_factorials(split) * _suit_splits(caps, allowed, place + 1, _minus(left, split))
+        for split in _splits(caps[place], allowed[place], left)
+    )
 
 
 def sample_world(obs: Observation, rng: random.Random) -> GameState:
