@@ -92,7 +92,7 @@ def _rules(case: str) -> Rules:
 
 
 # Search bots get a small budget here: these tests check rules, not strength.
-BUDGETS: dict[str, dict[str, object]] = {"expert": {"worlds": 3}}
+BUDGETS: dict[str, dict[str, object]] = {"expert": {"worlds": 3}, "ismcts": {"simulations": 4}}
 
 
 def _bot(name: str) -> Bot:

@@ -46,6 +46,8 @@ _REGISTRY: Final[dict[str, str]] = {
     "random": "ohhell.bots.random_bot:RandomBot",
     "beginner": "ohhell.bots.rulebased:BeginnerBot",
     "intermediate": "ohhell.bots.rulebased:IntermediateBot",
+    # The reference search bot for measurements (bench/strength.py); slow.
+    "ismcts": "ohhell.bots.ismcts:IsmctsBot",
     "expert": "ohhell.bots.expert:ExpertBot",
 }
 

@@ -1,0 +1,114 @@
+"""The reference opponent: information-set Monte Carlo tree search.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), as OpenSpiel's
+``ISMCTSBot`` plays it: each simulation deals a world consistent with the
+observation (``sample_world``: uniform over the deals the seat cannot tell
+apart), walks one tree whose edges are the actions of every seat, choosing
+by UCT among the actions legal in that world (each action's count of times
+it was available stands in for the parent's visits), adds one node, plays the
+hand out at random and credits each seat on the path with its own score for
+the hand. The most visited action at the root is played.
+
+It plays every rule set (the core's ``legal_actions`` and ``apply`` run the
+simulations), and its budget is a number of simulations, so its decisions
+are reproducible from the seed. It is slow in pure Python and is meant for
+measuring the other bots on any rule set (``bench/strength.py``), not for
+play against people.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from ..game import Action, ChangeBid, GameState, Phase, apply, legal_actions
+from ..view import Observation, sample_world
+from .base import seats_to_ask
+
+
+@dataclass(slots=True)
+class _Edge:
+    visits: int = 0
+    total: float = 0.0  # the acting seat's summed score
+    available: int = 0  # simulations in which this action was legal here
+    child: _Node | None = None
+
+
+@dataclass(slots=True)
+class _Node:
+    edges: dict[Action, _Edge] = field(default_factory=dict)
+
+
+def _in_hand(state: GameState, hand: int) -> bool:
+    return state.hand_number == hand and state.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY)
+
+
+def _choices(state: GameState) -> tuple[int, list[Action]]:
+    seat = seats_to_ask(state)[0]
+    return seat, [a for a in legal_actions(state, seat) if not isinstance(a, ChangeBid)]
+
+
+class IsmctsBot:
+    """ISMCTS with random rollouts; ``simulations`` per decision, UCT constant ``c``."""
+
+    def __init__(self, name: str = "ismcts", simulations: int = 1000, c: float = 2.0) -> None:
+        if simulations < 1:
+            raise ValueError(f"simulations must be at least 1, not {simulations}")
+        self.name = name
+        self.simulations = simulations
+        self.c = c
+
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        if len(obs.legal_actions) == 1:
+            return obs.legal_actions[0]
+        root = _Node()
+        for _ in range(self.simulations):
+            self._simulate(root, sample_world(obs, rng), rng)
+        legal = set(obs.legal_actions)
+        ranked = [
+            (e.visits, e.total / e.visits if e.visits else 0.0, a)
+            for a, e in root.edges.items()
+            if a in legal
+        ]
+        if not ranked:  # pragma: no cover - every simulation starts at the root
+            return obs.legal_actions[0]
+        return max(ranked, key=lambda r: (r[0], r[1]))[2]
+
+    def _simulate(self, root: _Node, state: GameState, rng: random.Random) -> None:
+        hand = state.hand_number
+        path: list[tuple[_Edge, int]] = []
+        node: _Node | None = root
+        while node is not None and _in_hand(state, hand):
+            seat, actions = _choices(state)
+            for a in actions:
+                edge = node.edges.get(a)
+                if edge is None:
+                    edge = node.edges[a] = _Edge()
+                edge.available += 1
+            untried = [a for a in actions if node.edges[a].visits == 0]
+            if untried:
+                action = rng.choice(untried)
+                edge = node.edges[action]
+                edge.child = _Node()
+                apply(state, action)
+                path.append((edge, seat))
+                break
+            action = max(actions, key=lambda a: self._uct(node.edges[a]))  # type: ignore[union-attr]
+            edge = node.edges[action]
+            apply(state, action)
+            path.append((edge, seat))
+            node = edge.child
+        while _in_hand(state, hand):  # the rollout: everyone plays at random
+            _, actions = _choices(state)
+            apply(state, rng.choice(actions))
+        scores = state.results[hand].scores if len(state.results) > hand else [0] * state.players
+        for edge, seat in path:
+            edge.visits += 1
+            edge.total += scores[seat]
+
+    def _uct(self, edge: _Edge) -> float:
+        return edge.total / edge.visits + self.c * math.sqrt(math.log(edge.available) / edge.visits)
+
+
+__all__ = ["IsmctsBot"]

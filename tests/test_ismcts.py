@@ -1,0 +1,58 @@
+"""The reference search bot (``ismcts``): legal, reproducible, and sensible.
+
+Its strength is measured by bench/strength.py, not here.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ohhell import Bid, Play, apply, make_rules, new_game, observe
+from ohhell.bots import get_bot, play_match
+from ohhell.cards import parse_cards
+from ohhell.game import Deal
+
+
+def _deal(rules_options: dict[str, str], hands: list[str], turned: str) -> object:
+    rules = make_rules("common", rules_options)
+    state = new_game(rules)
+    apply(state, Deal(tuple(tuple(parse_cards(h)) for h in hands), parse_cards(turned)[0]))
+    return state
+
+
+def test_decisions_are_reproducible_from_the_seed() -> None:
+    rules = make_rules("pagat", {"hand-sizes": "4,3"})
+    finals = []
+    for _ in range(2):
+        bots = [get_bot("ismcts", simulations=30) for _ in range(rules.players)]
+        state = play_match(rules, bots, random.Random(11))
+        finals.append([str(a) for a in state.log])
+    assert finals[0] == finals[1]
+
+
+def test_it_bids_and_plays_for_a_sure_contract() -> None:
+    # R-SC-TRICKS-BONUS: holding the two top trumps in a 2-card hand, bid 2
+    # and take both tricks; the other seats can do nothing about it.
+    state = _deal(
+        {"hand-sizes": "2", "first-dealer": "3", "hook": "no"},
+        ["AS KS", "2H 3H", "4H 5H", "6H 7H"],
+        "2S",
+    )
+    bot = get_bot("ismcts", simulations=300)
+    rng = random.Random(3)
+    assert bot.choose(observe(state, 0), rng) == Bid(0, 2)  # type: ignore[arg-type]
+
+
+def test_it_refuses_a_budget_of_nothing() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        get_bot("ismcts", simulations=0)
+
+
+def test_a_single_legal_action_is_taken_without_search() -> None:
+    state = _deal({"hand-sizes": "1", "first-dealer": "3", "hook": "no"}, ["AS", "2H", "3H", "4H"], "2S")
+    for seat, bid in ((0, 1), (1, 0), (2, 0), (3, 0)):
+        apply(state, Bid(seat, bid))  # type: ignore[arg-type]
+    obs = observe(state, 0)  # type: ignore[arg-type]
+    assert get_bot("ismcts", simulations=1).choose(obs, random.Random(0)) == Play(0, parse_cards("AS")[0])
