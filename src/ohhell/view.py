@@ -11,7 +11,9 @@ legal actions. ``seat=None`` is a spectator, who sees only what is public.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import math
 import random
 from collections import Counter
@@ -314,12 +316,8 @@ def _exact_deal(
     if _suit_splits(caps, allowed, 0, left) == 0:
         raise ValueError("no deal of the unseen cards agrees with the voids shown")
     for place, i in enumerate(constrained):
-        options = list(_splits(caps[place], allowed[place], left))
-        weights = [
-            _inverse_factorials(split) * _suit_splits(caps, allowed, place + 1, _minus(left, split))
-            for split in options
-        ]
-        split = rng.choices(options, weights)[0]
+        options, cumulative = _weighted_splits(caps, allowed, place, left)
+        split = options[bisect.bisect(cumulative, rng.random() * cumulative[-1])]
         hand: list[Card] = []
         for k, count in enumerate(split):
             hand += by_suit[k][:count]
@@ -362,6 +360,20 @@ def _inverse_factorials(split: tuple[int, ...]) -> float:
     for count in split:
         out /= math.factorial(count)
     return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _weighted_splits(
+    caps: tuple[int, ...], allowed: tuple[tuple[int, ...], ...], place: int, left: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]:
+    """The splits the seat at ``place`` may get and their cumulative weights
+    (made once per position: a bot samples the same position many times)."""
+    options = tuple(_splits(caps[place], allowed[place], left))
+    weights = [
+        _inverse_factorials(split) * _suit_splits(caps, allowed, place + 1, _minus(left, split))
+        for split in options
+    ]
+    return options, tuple(itertools.accumulate(weights))
 
 
 @functools.lru_cache(maxsize=1 << 16)
