@@ -185,6 +185,9 @@ function handle(message) {
       S.table = { ...message };
       delete S.table.type;
       for (const seat of S.table.seats) if (seat.connected) S.coveredSeats.delete(seat.seat);
+      // A seat handed to a bot, or taken back, changes the clocks without a
+      // new state: the table message carries them too.
+      if (message.clocks) setClocks(message.clocks);
       render();
       break;
     case "state":
@@ -220,8 +223,7 @@ function onState(message) {
   }
   // The server's clocks, counted down here from when they arrived: the
   // server decides when time is up, the page only shows it.
-  S.clocks = message.clocks || [];
-  S.clocksAt = Date.now();
+  setClocks(message.clocks || []);
   noteCover(message.last);
   trackTricks(prev, obs, message.last);
   trackResults(prev, obs);
@@ -729,6 +731,12 @@ function renderPlayers() {
     kindLine(info), clockFor(s), replaceButton(s, info)));
   });
   fill($("#players"), panels, trumpIndicator(o));
+}
+
+/** The clocks as the server counted them ([{seat, ms}]), from now on. */
+function setClocks(clocks) {
+  S.clocks = clocks;
+  S.clocksAt = Date.now();
 }
 
 /** Seconds left on ``s``'s turn clock, or null. */
