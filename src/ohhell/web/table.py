@@ -224,9 +224,30 @@ class LiveTable:
             return None
         if sum(1 for other in self.seats if other.kind == HUMAN) < 2:
             return None  # alone with bots: nobody waits, so no clock hurries the player
-        if not self._legal[seat] or (seat not in seats_to_ask(self.state) and not self.can_change(seat)):
+        if not self._legal[seat]:
+            return None
+        if seat not in seats_to_ask(self.state) and seat != self._changer_holding_up():
             return None
         return self.turn_started[seat] + self.clock
+
+    def _bot_chooses(self, seat: int, now: float | None = None) -> bool:
+        """Does a bot choose for ``seat`` now (a bot's seat, or an away person's)?"""
+        s = self.seats[seat]
+        return s.kind == BOT or self.is_away(s, now)
+
+    def _changer_holding_up(self, now: float | None = None) -> int | None:
+        """R-BID-CHANGE: the person who may still change their bid, when
+        only bots are left to ask: they wait for that person (on the clock).
+        A person asked next needs no waiting for: their own action, or their
+        clock, ends the changer's chance."""
+        change = self.state.change_seat
+        if change is None or not self.can_change(change):
+            return None
+        if self.seats[change].kind != HUMAN or self.is_away(self.seats[change], now):
+            return None
+        if not all(self._bot_chooses(seat, now) for seat in seats_to_ask(self.state)):
+            return None
+        return change
 
     def clocks(self) -> list[Json]:
         """The running clocks, as seat and milliseconds left, for the pages' countdowns.
@@ -528,16 +549,11 @@ class LiveTable:
             # Nobody has ever opened this table's page: its bots wait, so
             # tables made and forgotten (or made by a flood) cost no work.
             return None
-        change = st.change_seat
-        if (
-            change is not None
-            and self.can_change(change)
-            and self.seats[change].kind == HUMAN
-            and not self.is_away(self.seats[change], now)
-        ):
-            # R-BID-CHANGE: the person may still change the bid: wait for them,
-            # until their clock runs out (then the bid stands), or, if they
-            # are gone, until they count as away.
+        change = self._changer_holding_up(now)
+        if change is not None:
+            # R-BID-CHANGE: the person may still change the bid: the bots
+            # wait for them, until their clock runs out (then the bid
+            # stands), or, if they are gone, until they count as away.
             changer = self.seats[change]
             end = self.deadline(change)
             if end is not None and now >= end:
@@ -551,7 +567,7 @@ class LiveTable:
         waits = []
         for seat in seats_to_ask(st):
             s = self.seats[seat]
-            if s.kind == BOT or self.is_away(s, now):
+            if self._bot_chooses(seat, now):
                 return (seat, self.hub.bot_delay)
             end = self.deadline(seat)
             if end is not None:
