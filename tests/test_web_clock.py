@@ -15,7 +15,12 @@ for the messages that follow.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
+import re
+import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -337,3 +342,130 @@ def test_after_a_restart_every_clock_starts_again_in_full(tmp_path: Path) -> Non
         with connect(server.client, table) as watcher:
             watcher.state_where(lambda m: bid_of(m, 0) is not None, "a bot bidding for the host")
             assert watcher.table is not None and watcher.table["seats"][0]["away"]
+
+
+# --- In the browser: the countdown on the acting seat ---
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+]
+
+
+class LiveServer:
+    """``ohhell serve`` in a thread on a loopback port, on a hand-moved time."""
+
+    def __init__(self, base: str, app: Any, time: HandClock) -> None:
+        self.base = base
+        self.app = app
+        self.time = time
+
+    def advance(self, seconds: float) -> None:
+        hub = self.app.state.server.hub
+        tables = [t for t in hub.tables.values() if t.driver is not None]
+        assert tables, "no table is being played"
+        loop = tables[0].driver.get_loop()
+
+        async def move() -> None:
+            self.time.t += seconds
+            for table in list(hub.tables.values()):
+                table.wake.set()
+
+        asyncio.run_coroutine_threadsafe(move(), loop).result(10)
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    uvicorn = pytest.importorskip("uvicorn")
+    if os.environ.get("OHHELL_TEST_BROWSER") != "1":  # CI sets it: missing pieces fail there
+        pytest.importorskip("playwright.sync_api")
+        if not os.access(CHROMIUM, os.X_OK):
+            pytest.skip(f"the browser test needs Debian's chromium at {CHROMIUM}")
+    time = HandClock()
+    # A server clock of 90 s (the form's default); a person who leaves is away
+    # only after a day (Bo never opens the page: only his clock may run out).
+    app = make_app(str(tmp_path_factory.mktemp("clock") / "b.db"), now=time, clock=90, away_after=86400)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, name="ohhell-serve-clock", daemon=True)
+    thread.start()
+    for _ in range(1500):  # up to 15 s to start
+        if server.started or not thread.is_alive():
+            break
+        threading.Event().wait(0.01)
+    assert server.started, "the server did not start"
+    try:
+        yield LiveServer(f"http://127.0.0.1:{port}", app, time)
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def _seconds(text: str) -> int:
+    found = re.search(r"\d+", text)
+    assert found, f"no number in the countdown {text!r}"
+    return int(found.group())
+
+
+def test_the_countdown_is_on_the_acting_seat_for_players_and_watchers(live: LiveServer) -> None:
+    from playwright.sync_api import sync_playwright
+
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            host = browser.new_context().new_page()
+            watcher = browser.new_context().new_page()
+            for page in (host, watcher):
+                page.on("pageerror", lambda err: errors.append(str(err)))
+            # The New table form starts from the server's clock; the host sets 10 minutes.
+            host.goto(f"{live.base}/")
+            host.locator("#nt-seat-list select").first.wait_for()
+            assert host.input_value("#nt-clock") == "90"
+            host.select_option("#nt-players", "3")
+            host.fill("#nt-name", "Al")
+            host.select_option("#seat-kind-1", "human")
+            host.select_option("#seat-kind-2", "random")
+            host.fill("#opt-hand-sizes", "2")
+            host.fill("#opt-first-dealer", "2")  # seat 1 (the host) bids first
+            host.fill("#nt-clock", "600")
+            host.click("#new-table-button")
+            host.wait_for_url(re.compile(r"/t/[^/]+$"))
+            table = host.url.rsplit("/", 1)[1]
+            assert host.request.get(f"{live.base}/api/tables/{table}").json()["clock"] == 600
+            r = host.request.post(f"{live.base}/api/tables/{table}/join", data={"seat": 1, "name": "Bo"})
+            assert r.ok, r.text()
+            host.locator("#start-button:enabled").click()
+            host.locator("#game").wait_for()
+            watcher.goto(f"{live.base}/t/{table}")
+            for page in (host, watcher):
+                clock = page.locator("#players .seat[data-seat='0'] .clock")
+                clock.wait_for()
+                first = _seconds(clock.inner_text())
+                assert 0 < first <= 600
+                assert page.locator("#players .clock").count() == 1  # only the acting seat's
+            # The page counts down between the server's messages.
+            watcher.wait_for_function(
+                "n => Number(document.querySelector(\"#players .seat[data-seat='0'] .clock\")"
+                ".textContent.match(/\\d+/)[0]) < n",
+                arg=first,
+            )
+            # The server's time runs out: a bot bids for the host, whose page says so,
+            # and the countdown moves to seat 1 (Bo, a person) on every page.
+            live.advance(600)
+            host.locator("#back-button").wait_for()
+            for page in (host, watcher):
+                page.locator("#players .seat[data-seat='0'].away").wait_for(state="attached")
+                page.locator("#players .seat[data-seat='1'] .clock").wait_for()
+                assert page.locator("#players .seat[data-seat='0'] .clock").count() == 0
+            host.click("#back-button")
+            watcher.locator("#players .seat[data-seat='0']:not(.away)").wait_for(state="attached")
+        finally:
+            browser.close()
+    assert not errors, f"script errors in the pages: {errors}"
