@@ -187,6 +187,24 @@ def test_bots_turns_have_no_clock_and_every_client_gets_the_clocks(tmp_path: Pat
             assert server.public(table)["clocks"] == [{"seat": 0, "ms": CLOCK * 1000}]
 
 
+def test_sealed_bids_give_each_person_a_clock_of_their_own(tmp_path: Path) -> None:
+    # R-BID-SIMULTANEOUS: every person who has not bid is timed at once.
+    with serve(tmp_path / "t.db") as server:
+        options = {"bidding": "simultaneous", "bid-changes": "no", "hook": "no"}
+        table, host_token, other = people_and_a_bot(server.client, **options)
+        with connect(server.client, table, host_token) as host, connect(server.client, table, other) as idle:
+            turn = host.state_where(lambda m: m["obs"]["phase"] == "bid" and 0 in m["obs"]["actors"], "bids")
+            assert [c["seat"] for c in turn["clocks"]] == [0, 1]  # the bot's seat has none
+            assert all(c["ms"] == CLOCK * 1000 for c in turn["clocks"])
+            server.advance(10)
+            host.act(turn["obs"]["legal"][0], turn["version"])
+            after = host.state_where(lambda m: 0 not in m["obs"]["actors"], "the host's sealed bid")
+            assert [c["seat"] for c in after["clocks"]] == [1]
+            server.advance(CLOCK)
+            idle.state_where(lambda m: m["obs"]["phase"] == "play", "a bot's bid for seat 1")
+            assert idle.table is not None and idle.table["seats"][1]["away"]
+
+
 def test_no_clock_means_no_countdown_and_no_cover(tmp_path: Path) -> None:
     with serve(tmp_path / "t.db") as server:
         table, host_token, other = people_and_a_bot(server.client, clock=0)

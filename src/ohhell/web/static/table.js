@@ -766,10 +766,14 @@ function tickClocks() {
   }
 }
 
-/** The host may hand a person's seat to a bot (someone who left, or stalls). */
+/**
+ * The host may hand a person's seat to a bot: offered on the seat of someone
+ * who has left, or who is keeping the table waiting (it is their turn).
+ */
 function replaceButton(s, info) {
   if (!S.host || s === S.seat || info.kind !== "human" || info.away) return null;
-  if (!S.table || S.table.status !== "playing") return null;
+  if (!S.table || S.table.status !== "playing" || !S.obs) return null;
+  if (info.connected && !S.obs.actors.includes(s)) return null;
   return el("button", {
     type: "button", class: "replace-button", dataset: { seat: s },
     title: "A bot plays this seat until its player acts again",
