@@ -468,6 +468,7 @@ def test_the_countdown_is_on_the_acting_seat_for_players_and_watchers(live: Live
                 first = _seconds(clock.inner_text())
                 assert 0 < first <= 600
                 assert page.locator("#players .clock").count() == 1  # only the acting seat's
+            assert "Move clock: 600 seconds" in (watcher.locator("#rules-list").text_content() or "")
             # The page counts down between the server's messages.
             watcher.wait_for_function(
                 "n => Number(document.querySelector(\"#players .seat[data-seat='0'] .clock\")"

@@ -1061,10 +1061,18 @@ let drawnRules = null;
 
 function renderRules() {
   const t = S.table;
-  if (!t || drawnRules === t.description) return;
-  drawnRules = t.description;
+  const key = t ? JSON.stringify([t.description, t.clock]) : null;
+  if (!t || drawnRules === key) return;
+  drawnRules = key;
   const lines = Array.isArray(t.description) ? t.description : String(t.description || "").split("\n");
-  fill($("#rules-list"), lines.filter(Boolean).map((line) => el("li", {}, line)));
+  fill($("#rules-list"), [...lines.filter(Boolean), clockWords(t.clock)].map((line) => el("li", {}, line)));
+}
+
+/** The table's move clock in words (a table setting, shown with the rules). */
+function clockWords(seconds) {
+  if (!seconds) return "No move clock: the table waits for each person.";
+  return `Move clock: ${seconds} seconds for each decision when two or more people play; `
+    + "then a bot decides for that person until they are back.";
 }
 
 // --- the log of what happened ---
