@@ -286,23 +286,9 @@ def _people_and_bots(client: TestClient, clock: float) -> tuple[str, str, str]:
     return made["table"], made["token"], other
 
 
-def test_a_player_who_never_acts_is_covered_when_the_clock_runs_out(tmp_path: Path) -> None:
-    with serve(tmp_path, clock=60) as client:
-        table, host_token, other = _people_and_bots(client, clock=0.3)
-        with connect(client, table, host_token) as host, connect(client, table, other) as idle:
-            first = host.my_turn()
-            clocks = first["clocks"]
-            assert [c["seat"] for c in clocks] == [0] and 0 < clocks[0]["ms"] <= 300
-            host.act(first["obs"]["legal"][0], first["version"])
-            # Seat 1 is connected and never acts: after 0.3 s a bot bids for it.
-            state = host.state_where(lambda m: m["obs"]["bids"][1] is not None, "a bot bidding for seat 1")
-            assert state["obs"]["bids"][1] is not None
-            seen = idle.until(
-                lambda m: m["type"] == "table" and m["seats"][1]["away"], "seat 1 shown as covered"
-            )
-            assert seen["clock"] == 0.3
-            idle.send({"type": "back"})
-            idle.until(lambda m: m["type"] == "table" and not m["seats"][1]["away"], "seat 1 back")
+# A connected player who never acts, covered when the clock runs out: in
+# tests/test_web_clock.py, on a server time the test moves by hand (a real
+# 0.3 s clock here could run out before the first state under load).
 
 
 def test_no_clock_means_no_cover_and_no_countdown(tmp_path: Path) -> None:

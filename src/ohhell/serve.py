@@ -54,7 +54,8 @@ def add_serve_parser(sub: Any) -> None:
         type=float,
         default=60.0,
         metavar="SECONDS",
-        help="a person's time for each decision at new tables before a bot makes it; 0 for none (default 60)",
+        help="a person's time for each decision at new tables before a bot makes it for them; "
+        "0 for none, at most 3600 (default 60; docs/web.md, The turn clock)",
     )
     limits = serve.add_argument_group("limits for a public server (docs/web.md, Limits)")
     limits.add_argument(
@@ -146,6 +147,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if getattr(args, name) < 0:
             print(f"ohhell serve: --{name.replace('_', '-')} cannot be negative", file=sys.stderr)
             return 2
+    from .web.table import MAX_CLOCK
+
+    if not args.clock <= MAX_CLOCK:  # NaN too
+        print(f"ohhell serve: --clock is at most {MAX_CLOCK:g} seconds (0: no clock)", file=sys.stderr)
+        return 2
     try:
         from limits import parse
 

@@ -14,8 +14,9 @@ import dataclasses
 import json
 import logging
 import random
+import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from typing import Any
 
@@ -49,7 +50,7 @@ from .protocol import dumps as dumps_json
 from .requests import int_field, json_body, read_body
 from .scores import score_routes
 from .store import Store
-from .table import DEFAULT_CLOCK, HUMAN, Connection, Hub, LiveTable, TableError, check_clock
+from .table import DEFAULT_CLOCK, HUMAN, MAX_CLOCK, Connection, Hub, LiveTable, TableError, check_clock
 
 log = logging.getLogger("ohhell.web")
 
@@ -117,8 +118,10 @@ class Server:
         think: float,
         clock: float = DEFAULT_CLOCK,
         limits: Limits = Limits(),
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store_url = store_url
+        self.now = now  # the time of turn clocks and absences (tests move it by hand)
         self.limits = limits
         self.rate = limits.rate
         self.away_after = away_after
@@ -141,6 +144,7 @@ class Server:
             bot_delay=self.bot_delay,
             think=self.think,
             clock=self.clock,
+            now=self.now,
         )
         resumed = await self.hub.resume_all()
         if resumed:
@@ -186,7 +190,8 @@ class Server:
     # --- The JSON API ---
 
     async def options(self, request: Request) -> Response:
-        return JSONResponse(options_json())
+        # The server's turn clock too: the new-table form starts from it.
+        return JSONResponse({**options_json(), "clock": self.clock, "max_clock": MAX_CLOCK})
 
     async def play_now(self, request: Request) -> Response:
         data = await json_body(request)
@@ -505,15 +510,24 @@ def create_app(
     clock: float = DEFAULT_CLOCK,
     rate: float | None = None,
     limits: Limits | None = None,
+    now: Callable[[], float] = time.monotonic,
 ) -> Starlette:
     """The web application; ``store_url`` is an SQLAlchemy URL (SQLite by default).
     ``clock`` is new tables' seconds per decision (0: none); ``limits`` what one
-    client may do (``rate``, if given, replaces its messages a second)."""
+    client may do (``rate``, if given, replaces its messages a second); ``now``
+    the time turn clocks run on (seconds, ``time.monotonic`` unless a test
+    brings its own)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
     server = Server(
-        store_url, away_after=away_after, bot_delay=bot_delay, think=think, clock=clock, limits=limits
+        store_url,
+        away_after=away_after,
+        bot_delay=bot_delay,
+        think=think,
+        clock=clock,
+        limits=limits,
+        now=now,
     )
 
     def guarded(handler: Any) -> Any:

@@ -22,7 +22,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..bots import BOT_NAMES, Bot, get_bot, seats_to_ask
@@ -89,7 +89,7 @@ class Seat:
     level: str | None  # a bot's level
     token_hash: str | None
     connections: int = 0
-    gone_since: float = field(default_factory=time.monotonic)
+    gone_since: float = 0.0  # the hub's time (Hub.now) when its last connection closed
     covered: bool = False  # a bot plays for the person until they act again (clock, host)
 
     def row(self) -> SeatRow:
@@ -168,7 +168,8 @@ class LiveTable:
         self.opened = row.opened  # has anyone ever opened the table's page?
         self.status = row.status
         self.host_seat = row.host_seat
-        self.seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash) for s in row.seats]
+        now = hub.now()
+        self.seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash, gone_since=now) for s in row.seats]
         self.state: GameState = new_game(self.rules)
         for i, line in enumerate(row.lines):
             try:
@@ -188,8 +189,8 @@ class LiveTable:
         # restart, any action chosen before it is stale (the same rule as reload).
         self.turn_since = [self.version] * self.rules.players
         # When each seat's choice began (the clock's start); after a restart
-        # every clock starts again in full.
-        self.turn_started = [time.monotonic()] * self.rules.players
+        # every clock starts again in full (docs/web.md, "The turn clock").
+        self.turn_started = [now] * self.rules.players
         self._legal = [tuple(legal_actions(self.state, s)) for s in range(self.rules.players)]
         self.spectators = 0
         self._presence: asyncio.TimerHandle | None = None
@@ -214,7 +215,7 @@ class LiveTable:
             return True
         if seat.connections > 0:
             return False
-        now = time.monotonic() if now is None else now
+        now = self.hub.now() if now is None else now
         return now - seat.gone_since >= self.hub.away_after
 
     def deadline(self, seat: int) -> float | None:
@@ -222,13 +223,39 @@ class LiveTable:
         s = self.seats[seat]
         if not self.clock or s.kind != HUMAN or self.status != "playing" or self.is_away(s):
             return None
-        if not self._legal[seat] or (seat not in seats_to_ask(self.state) and not self.can_change(seat)):
+        if sum(1 for other in self.seats if other.kind == HUMAN) < 2:
+            return None  # alone with bots: nobody waits, so no clock hurries the player
+        if not self._legal[seat]:
+            return None
+        if seat not in seats_to_ask(self.state) and seat != self._changer_holding_up():
             return None
         return self.turn_started[seat] + self.clock
 
+    def _bot_chooses(self, seat: int, now: float | None = None) -> bool:
+        """Does a bot choose for ``seat`` now (a bot's seat, or an away person's)?"""
+        s = self.seats[seat]
+        return s.kind == BOT or self.is_away(s, now)
+
+    def _changer_holding_up(self, now: float | None = None) -> int | None:
+        """R-BID-CHANGE: the person who may still change their bid, when
+        only bots are left to ask: they wait for that person (on the clock).
+        A person asked next needs no waiting for: their own action, or their
+        clock, ends the changer's chance."""
+        change = self.state.change_seat
+        if change is None or not self.can_change(change):
+            return None
+        if self.seats[change].kind != HUMAN or self.is_away(self.seats[change], now):
+            return None
+        if not all(self._bot_chooses(seat, now) for seat in seats_to_ask(self.state)):
+            return None
+        return change
+
     def clocks(self) -> list[Json]:
-        """The running clocks, as seat and milliseconds left, for the pages' countdowns."""
-        now = time.monotonic()
+        """The running clocks, as seat and milliseconds left, for the pages' countdowns.
+
+        Time left rather than a deadline: the server's clock decides, and a
+        browser whose clock is wrong still counts down the right time."""
+        now = self.hub.now()
         out = []
         for seat in range(self.rules.players):
             end = self.deadline(seat)
@@ -247,6 +274,7 @@ class LiveTable:
             "host_seat": self.host_seat,
             "version": self.version,
             "clock": self.clock,
+            "clocks": self.clocks(),  # fresh here too: a cover or a return restarts one
             "spectators": self.spectators,
             "seats": [
                 {
@@ -378,7 +406,7 @@ class LiveTable:
             seat = self.seats[conn.seat]
             seat.connections -= 1
             if seat.connections == 0:
-                seat.gone_since = time.monotonic()
+                seat.gone_since = self.hub.now()
                 # Tell everyone when the seat starts being played by a bot.
                 asyncio.get_running_loop().call_later(self.hub.away_after + 0.05, self._announce_away)
             self.broadcast_table()
@@ -446,7 +474,7 @@ class LiveTable:
         s = self.seats[seat]
         if s.covered:
             s.covered = False
-            self.turn_started[seat] = time.monotonic()  # a fresh clock for the choice at hand
+            self.turn_started[seat] = self.hub.now()  # a fresh clock for the choice at hand
             self.broadcast_table()
             self.wake.set()
 
@@ -506,7 +534,7 @@ class LiveTable:
             self.broadcast_table()
 
     def _after_change(self) -> None:
-        now = time.monotonic()
+        now = self.hub.now()
         for s in range(self.rules.players):
             legal = tuple(legal_actions(self.state, s))
             if legal != self._legal[s]:
@@ -532,16 +560,11 @@ class LiveTable:
             # Nobody has ever opened this table's page: its bots wait, so
             # tables made and forgotten (or made by a flood) cost no work.
             return None
-        change = st.change_seat
-        if (
-            change is not None
-            and self.can_change(change)
-            and self.seats[change].kind == HUMAN
-            and not self.is_away(self.seats[change], now)
-        ):
-            # R-BID-CHANGE: the person may still change the bid: wait for them,
-            # until their clock runs out (then the bid stands), or, if they
-            # are gone, until they count as away.
+        change = self._changer_holding_up(now)
+        if change is not None:
+            # R-BID-CHANGE: the person may still change the bid: the bots
+            # wait for them, until their clock runs out (then the bid
+            # stands), or, if they are gone, until they count as away.
             changer = self.seats[change]
             end = self.deadline(change)
             if end is not None and now >= end:
@@ -555,7 +578,7 @@ class LiveTable:
         waits = []
         for seat in seats_to_ask(st):
             s = self.seats[seat]
-            if s.kind == BOT or self.is_away(s, now):
+            if self._bot_chooses(seat, now):
                 return (seat, self.hub.bot_delay)
             end = self.deadline(seat)
             if end is not None:
@@ -583,7 +606,7 @@ class LiveTable:
         """Deal and play the bots' (and away seats') turns until cancelled."""
         while True:
             self.wake.clear()
-            step = self._automatic(time.monotonic())
+            step = self._automatic(self.hub.now())
             if step is None:
                 await self.wake.wait()
                 continue
@@ -598,7 +621,7 @@ class LiveTable:
                 # A plain pause, not cut short by other events, so people can follow.
                 version = self.version
                 await asyncio.sleep(delay)
-                again = self._automatic(time.monotonic())
+                again = self._automatic(self.hub.now())
                 if self.version != version or again is None or again[0] != seat:
                     continue
             version = self.version
@@ -659,8 +682,12 @@ class Hub:
         bot_delay: float = 0.6,
         think: float = 1.0,
         clock: float = DEFAULT_CLOCK,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
+        # The time that turn clocks and absences are measured in (seconds);
+        # tests put a clock of their own here to move time by hand.
+        self.now = now
         self.away_after = away_after
         self.bot_delay = bot_delay
         self.think = think
@@ -698,11 +725,12 @@ class Hub:
         table.state = fresh.state
         table.status = fresh.status
         table.seats = [
-            Seat(s.seat, s.name, s.kind, s.level, s.token_hash, old.connections, old.gone_since)
+            Seat(s.seat, s.name, s.kind, s.level, s.token_hash, old.connections, old.gone_since, old.covered)
             for s, old in zip(fresh.seats, table.seats, strict=True)
         ]
         table._legal = fresh._legal
         table.turn_since = [table.version] * table.rules.players
+        table.turn_started = fresh.turn_started  # the choices changed under us: full clocks
         table.broadcast_table()
         table.broadcast_state()
 
@@ -794,7 +822,7 @@ class Hub:
             if not self.store.claim_seat(table.id, row):
                 raise TableError(f"seat {seat} is taken", status=409)
             s.name, s.kind, s.token_hash = name, HUMAN, row.token_hash
-            s.gone_since = time.monotonic()
+            s.gone_since = self.now()
             table.broadcast_table()
             return token
 
@@ -824,7 +852,7 @@ class Hub:
                     status=409,
                 )
             table.status = "playing"
-            now = time.monotonic()
+            now = self.now()
             for s in table.seats:
                 s.gone_since = now
             table.turn_started = [now] * len(table.seats)

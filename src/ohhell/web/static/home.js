@@ -19,6 +19,9 @@ async function main() {
     showMessage(`Could not load the rule options: ${err.message}`, "error", 0);
     return;
   }
+  // The server's clock is the form's default ("Seconds per move").
+  if (typeof OPTIONS.clock === "number") $("#nt-clock").value = OPTIONS.clock;
+  if (typeof OPTIONS.max_clock === "number") $("#nt-clock").max = OPTIONS.max_clock;
   fillLevels($("#pn-level"));
   fillPresets();
   drawOptions();

@@ -185,6 +185,9 @@ function handle(message) {
       S.table = { ...message };
       delete S.table.type;
       for (const seat of S.table.seats) if (seat.connected) S.coveredSeats.delete(seat.seat);
+      // A seat handed to a bot, or taken back, changes the clocks without a
+      // new state: the table message carries them too.
+      if (message.clocks) setClocks(message.clocks);
       render();
       break;
     case "state":
@@ -220,8 +223,7 @@ function onState(message) {
   }
   // The server's clocks, counted down here from when they arrived: the
   // server decides when time is up, the page only shows it.
-  S.clocks = message.clocks || [];
-  S.clocksAt = Date.now();
+  setClocks(message.clocks || []);
   noteCover(message.last);
   trackTricks(prev, obs, message.last);
   trackResults(prev, obs);
@@ -731,6 +733,12 @@ function renderPlayers() {
   fill($("#players"), panels, trumpIndicator(o));
 }
 
+/** The clocks as the server counted them ([{seat, ms}]), from now on. */
+function setClocks(clocks) {
+  S.clocks = clocks;
+  S.clocksAt = Date.now();
+}
+
 /** Seconds left on ``s``'s turn clock, or null. */
 function secondsLeft(s) {
   const clock = S.clocks.find((c) => c.seat === s);
@@ -758,10 +766,14 @@ function tickClocks() {
   }
 }
 
-/** The host may hand a person's seat to a bot (someone who left, or stalls). */
+/**
+ * The host may hand a person's seat to a bot: offered on the seat of someone
+ * who has left, or who is keeping the table waiting (it is their turn).
+ */
 function replaceButton(s, info) {
   if (!S.host || s === S.seat || info.kind !== "human" || info.away) return null;
-  if (!S.table || S.table.status !== "playing") return null;
+  if (!S.table || S.table.status !== "playing" || !S.obs) return null;
+  if (info.connected && !S.obs.actors.includes(s)) return null;
   return el("button", {
     type: "button", class: "replace-button", dataset: { seat: s },
     title: "A bot plays this seat until its player acts again",
@@ -1049,10 +1061,18 @@ let drawnRules = null;
 
 function renderRules() {
   const t = S.table;
-  if (!t || drawnRules === t.description) return;
-  drawnRules = t.description;
+  const key = t ? JSON.stringify([t.description, t.clock]) : null;
+  if (!t || drawnRules === key) return;
+  drawnRules = key;
   const lines = Array.isArray(t.description) ? t.description : String(t.description || "").split("\n");
-  fill($("#rules-list"), lines.filter(Boolean).map((line) => el("li", {}, line)));
+  fill($("#rules-list"), [...lines.filter(Boolean), clockWords(t.clock)].map((line) => el("li", {}, line)));
+}
+
+/** The table's move clock in words (a table setting, shown with the rules). */
+function clockWords(seconds) {
+  if (!seconds) return "No move clock: the table waits for each person.";
+  return `Move clock: ${seconds} seconds for each decision when two or more people play; `
+    + "then a bot decides for that person until they are back.";
 }
 
 // --- the log of what happened ---
