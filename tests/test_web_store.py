@@ -32,8 +32,9 @@ with warnings.catch_warnings():  # starlette's note that httpx is deprecated for
 from ohhell.game import Bid
 from ohhell.record import loads
 from ohhell.rules import make_rules
+from ohhell.web.hub import Hub
 from ohhell.web.store import SeatRow, StaleVersion, Store, actions_t
-from ohhell.web.table import Connection, Hub, TableError
+from ohhell.web.table import Connection, TableError
 from web_support import choices, connect, make_app, new_table, play_all
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -34,6 +34,7 @@ from ..record import Record, RecordError, dumps, format_action, loads
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, make_rules
 from ..view import observe
 from .guard import Guard, Quotas, client_address
+from .hub import Hub
 from .protocol import (
     MAX_MESSAGE,
     Json,
@@ -50,7 +51,7 @@ from .protocol import dumps as dumps_json
 from .requests import int_field, json_body, read_body
 from .scores import score_routes
 from .store import Store
-from .table import DEFAULT_CLOCK, HUMAN, MAX_CLOCK, Connection, Hub, LiveTable, TableError, check_clock
+from .table import DEFAULT_CLOCK, HUMAN, MAX_CLOCK, Connection, LiveTable, TableError, check_clock
 
 log = logging.getLogger("ohhell.web")
 

@@ -1,9 +1,9 @@
 """Live tables: the only place where the server runs rules.
 
 A ``LiveTable`` is rules + seats + the game state rebuilt from the stored log
-+ the version (the log's length). ``Hub`` holds the live tables of this
-process, loads one from the database on first use (so a restart resumes every
-table where its log stops) and drives the bots.
++ the version (the log's length). ``Hub`` (hub.py) holds the live tables of
+this process, loads one from the database on first use (so a restart resumes
+every table where its log stops) and drives the bots.
 
 An action is taken only if the connection holds the seat, the action is one of
 the seat's legal actions now and its version is not stale; then it is stored,
@@ -20,12 +20,11 @@ import hmac
 import logging
 import random
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..bots import BOT_NAMES, Bot, get_bot, seats_to_ask
+from ..bots import Bot, get_bot, seats_to_ask
 from ..game import (
     Action,
     Bid,
@@ -45,7 +44,10 @@ from ..record import Record, format_action, parse_action
 from ..rules import Bidding, Rules, make_rules
 from ..view import observe
 from .protocol import Json, action_json, dumps, observation_json
-from .store import SeatRow, StaleVersion, Store, TableRow
+from .store import SeatRow, StaleVersion, TableRow
+
+if TYPE_CHECKING:  # hub.py imports this module: no import of it at run time
+    from .hub import Hub
 
 log = logging.getLogger("ohhell.web")
 
@@ -305,7 +307,7 @@ class LiveTable:
         """The state a newly arrived watcher is sent: made once per version
         (and second, for the clocks), so a crowd arriving costs little."""
         key = (self.version, self.kept_at)
-        now = time.monotonic()
+        now = self.hub.now()
         cached = self._watch
         if cached is None or cached[0] != key or now - cached[1] > 1.0:
             cached = self._watch = (key, now, self.state_message(None, None))
@@ -474,6 +476,7 @@ class LiveTable:
         s = self.seats[seat]
         if s.covered:
             s.covered = False
+            self._watch = None  # the clocks changed
             self.turn_started[seat] = self.hub.now()  # a fresh clock for the choice at hand
             self.broadcast_table()
             self.wake.set()
@@ -488,6 +491,7 @@ class LiveTable:
             raise TableError("the match is not being played", "turn")
         if not s.covered:
             s.covered = True
+            self._watch = None  # the clocks changed
             log.info("table %s: a bot covers seat %d", self.id, seat)
             self.broadcast_table()
             self.wake.set()
@@ -671,201 +675,6 @@ class LiveTable:
         return Record.from_state(self.state, names, tags)
 
 
-class Hub:
-    """The live tables of this server process."""
-
-    def __init__(
-        self,
-        store: Store,
-        *,
-        away_after: float = 60.0,
-        bot_delay: float = 0.6,
-        think: float = 1.0,
-        clock: float = DEFAULT_CLOCK,
-        now: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.store = store
-        # The time that turn clocks and absences are measured in (seconds);
-        # tests put a clock of their own here to move time by hand.
-        self.now = now
-        self.away_after = away_after
-        self.bot_delay = bot_delay
-        self.think = think
-        self.clock = check_clock(clock)  # the clock of new tables unless they choose
-        self.tables: dict[str, LiveTable] = {}
-        self._loading = asyncio.Lock()
-
-    async def get(self, table_id: str) -> LiveTable | None:
-        table = self.tables.get(table_id)
-        if table is not None:
-            return table
-        if not table_id.replace("-", "").replace("_", "").isalnum() or len(table_id) > 32:
-            return None
-        async with self._loading:
-            table = self.tables.get(table_id)
-            if table is None:
-                row = self.store.load(table_id)
-                if row is None:
-                    return None
-                table = LiveTable(self, row)
-                self.tables[table_id] = table
-                self._start(table)
-        return table
-
-    def _start(self, table: LiveTable) -> None:
-        if table.driver is None:
-            table.driver = asyncio.get_running_loop().create_task(table.drive())
-
-    async def reload(self, table: LiveTable) -> None:
-        """Rebuild ``table`` from the database (after another writer moved it on)."""
-        row = self.store.load(table.id)
-        if row is None:  # pragma: no cover - tables are never deleted
-            return
-        fresh = LiveTable(self, row)
-        table.state = fresh.state
-        table.status = fresh.status
-        table.seats = [
-            Seat(s.seat, s.name, s.kind, s.level, s.token_hash, old.connections, old.gone_since, old.covered)
-            for s, old in zip(fresh.seats, table.seats, strict=True)
-        ]
-        table._legal = fresh._legal
-        table.turn_since = [table.version] * table.rules.players
-        table.turn_started = fresh.turn_started  # the choices changed under us: full clocks
-        table.broadcast_table()
-        table.broadcast_state()
-
-    def unload(self, table: LiveTable) -> None:
-        """Forget a finished table nobody watches (its log stays stored)."""
-        if self.tables.get(table.id) is table:
-            del self.tables[table.id]
-        if table.driver is not None:
-            table.driver.cancel()
-
-    async def resume_all(self) -> int:
-        """Load every match being played that someone has opened, so its bots
-        go on after a restart (one nobody opened waits until someone does)."""
-        ids = self.store.table_ids("playing", opened=True)
-        for table_id in ids:
-            await self.get(table_id)
-        return len(ids)
-
-    async def expire(self, lobby_lifetime: float, idle_lifetime: float) -> list[str]:
-        """Delete lobbies older than ``lobby_lifetime`` seconds and unfinished
-        matches idle longer than ``idle_lifetime`` (docs/web.md, "Lifetimes")."""
-        now = time.time()
-        gone = await asyncio.to_thread(self.store.expire, now - lobby_lifetime, now - idle_lifetime)
-        for table_id in gone:
-            table = self.tables.get(table_id)
-            if table is not None:
-                for conn in list(table.connections):
-                    conn.post_json({"type": "error", "error": "this table has expired", "code": "gone"})
-                self.unload(table)
-        if gone:
-            log.info("expired %d abandoned tables", len(gone))
-        return gone
-
-    async def close(self) -> None:
-        for table in self.tables.values():
-            if table.driver is not None:
-                table.driver.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await table.driver
-        self.tables.clear()
-
-    # --- Creating and joining ---
-
-    def create(
-        self,
-        rules: Rules,
-        kinds: list[str],
-        *,
-        host_seat: int,
-        host_name: str,
-        seed: int | None = None,
-        clock: float | None = None,
-    ) -> tuple[str, str]:
-        """A new table in the lobby; returns (table id, the host's token)."""
-        if len(kinds) != rules.players:
-            raise TableError(f"a {rules.players}-player table needs {rules.players} seats, not {len(kinds)}")
-        if not 0 <= host_seat < rules.players:
-            raise TableError(f"your seat must be from 0 to {rules.players - 1}")
-        table_id = secrets.token_urlsafe(9)
-        token = new_token()
-        rows = []
-        for seat, kind in enumerate(kinds):
-            if seat == host_seat:
-                rows.append(SeatRow(seat, host_name, HUMAN, None, token_hash(token)))
-            elif kind == HUMAN:
-                rows.append(SeatRow(seat, None, OPEN, None, None))
-            elif kind in BOT_NAMES:
-                rows.append(SeatRow(seat, _bot_name(seat, kind), BOT, kind, None))
-            else:
-                raise TableError(
-                    f"seat {seat}: {kind!r} is neither human nor a bot level ({', '.join(BOT_NAMES)})"
-                )
-        seed = secrets.randbelow(2**62) if seed is None else seed
-        clock = self.clock if clock is None else check_clock(clock)
-        self.store.create(table_id, rules.options(), seed, host_seat, rows, clock=clock)
-        return table_id, token
-
-    async def join(self, table: LiveTable, seat: int, name: str) -> str:
-        async with table.lock:
-            if table.status != "lobby":
-                raise TableError("the match has started", status=409)
-            if not 0 <= seat < len(table.seats):
-                raise TableError(f"there is no seat {seat}")
-            s = table.seats[seat]
-            if s.kind != OPEN:
-                raise TableError(f"seat {seat} is taken", status=409)
-            token = new_token()
-            row = SeatRow(seat, name, HUMAN, None, token_hash(token))
-            if not self.store.claim_seat(table.id, row):
-                raise TableError(f"seat {seat} is taken", status=409)
-            s.name, s.kind, s.token_hash = name, HUMAN, row.token_hash
-            s.gone_since = self.now()
-            table.broadcast_table()
-            return token
-
-    async def fill(self, table: LiveTable, token: str | None, level: str) -> None:
-        async with table.lock:
-            self._host(table, token)
-            if table.status != "lobby":
-                raise TableError("the match has started", status=409)
-            if level not in BOT_NAMES:
-                raise TableError(f"unknown bot level {level!r}; levels are {', '.join(BOT_NAMES)}")
-            for s in table.seats:
-                if s.kind == OPEN:
-                    s.name, s.kind, s.level = _bot_name(s.seat, level), BOT, level
-                    self.store.set_seat(table.id, s.row())
-            table.broadcast_table()
-
-    async def start(self, table: LiveTable, token: str | None) -> None:
-        async with table.lock:
-            self._host(table, token)
-            if table.status != "lobby":
-                raise TableError("the match has already started", status=409)
-            open_seats = [s.seat for s in table.seats if s.kind == OPEN]
-            if open_seats:
-                raise TableError(
-                    f"seat {', '.join(str(s) for s in open_seats)} is still open: "
-                    "wait for players or fill it with bots",
-                    status=409,
-                )
-            table.status = "playing"
-            now = self.now()
-            for s in table.seats:
-                s.gone_since = now
-            table.turn_started = [now] * len(table.seats)
-            self.store.set_status(table.id, "playing")
-            table.broadcast_table()
-            table.broadcast_state()
-            table.wake.set()
-
-    def _host(self, table: LiveTable, token: str | None) -> None:
-        if table.seat_of_token(token) != table.host_seat:
-            raise TableError("only the table's host may do that", "seat", status=403)
-
-
 def check_clock(seconds: float) -> float:
     """A turn clock in seconds: 0 (none) or up to an hour."""
     if not 0 <= seconds <= MAX_CLOCK:
@@ -873,19 +682,13 @@ def check_clock(seconds: float) -> float:
     return float(seconds)
 
 
-def _bot_name(seat: int, level: str) -> str:
-    from ..session import BOT_SEAT_NAMES
-
-    return f"{BOT_SEAT_NAMES[seat % len(BOT_SEAT_NAMES)]} ({level})"
-
-
 __all__ = [
     "BOT",
     "HUMAN",
     "OPEN",
     "Connection",
-    "Hub",
     "LiveTable",
+    "Seat",
     "TableError",
     "check_clock",
     "new_token",
