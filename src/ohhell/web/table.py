@@ -1,7 +1,7 @@
 """Live tables: the only place where the server runs rules.
 
 A ``LiveTable`` is rules + seats + the game state rebuilt from the stored log
-+ the version (the log's length). ``Hub`` (hub.py) holds the live tables of
++ the version (the log's length). ``Hub`` (hub.py, a ``Host``) holds the live tables of
 this process, loads one from the database on first use (so a restart resumes
 every table where its log stops) and drives the bots.
 
@@ -22,7 +22,7 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..bots import Bot, get_bot, seats_to_ask
 from ..game import (
@@ -44,10 +44,7 @@ from ..record import Record, format_action, parse_action
 from ..rules import Bidding, Rules, make_rules
 from ..view import observe
 from .protocol import Json, action_json, dumps, observation_json
-from .store import SeatRow, StaleVersion, TableRow
-
-if TYPE_CHECKING:  # hub.py imports this module: no import of it at run time
-    from .hub import Hub
+from .store import SeatRow, StaleVersion, Store, TableRow
 
 log = logging.getLogger("ohhell.web")
 
@@ -58,6 +55,21 @@ SPECTATOR_QUEUE_LIMIT = 64  # ...and for a spectator, who never holds up a seat
 PRESENCE_INTERVAL = 0.5  # seconds: comings and goings are told at most this often
 DEFAULT_CLOCK = 60.0  # seconds a person has for each decision before a bot makes it
 MAX_CLOCK = 3600.0
+
+
+class Host(Protocol):
+    """What a table needs of the hub that holds it (hub.py's ``Hub``)."""
+
+    store: Store
+    away_after: float  # seconds a person may be gone before a bot plays for them
+    bot_delay: float  # seconds before a bot's move, so people can follow
+    think: float  # the expert's seconds per decision
+
+    def now(self) -> float: ...
+
+    def unload(self, table: LiveTable) -> None: ...
+
+    async def reload(self, table: LiveTable) -> None: ...
 
 
 class TableError(Exception):
@@ -160,7 +172,7 @@ class Connection:
 class LiveTable:
     """One table in memory; see the module docstring."""
 
-    def __init__(self, hub: Hub, row: TableRow) -> None:
+    def __init__(self, hub: Host, row: TableRow) -> None:
         self.hub = hub
         self.id = row.id
         self.options = dict(row.options)
