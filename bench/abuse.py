@@ -203,6 +203,28 @@ async def seated_table(
             )
 
 
+async def abusers(args: argparse.Namespace) -> dict[str, Any]:
+    """The abusers' side (``--abuser PORT``): watchers, the flood, the oversized options."""
+    port, watched = args.abuser, args.watched.split(",")
+    abuse = Abuse()
+    until = time.perf_counter() + args.seconds
+    tasks = [
+        spectate(
+            port,
+            watched[i % len(watched)],
+            f"127.0.2.{1 + i % args.spectator_addresses}",
+            abuse,
+            until,
+            random.Random(i),
+        )
+        for i in range(args.spectators)
+    ]
+    await asyncio.gather(
+        *tasks, flood(port, abuse, until), oversize(port, abuse, until), return_exceptions=True
+    )
+    return {k: v for k, v in vars(abuse).items() if k not in ("probe_ms", "seated_disconnects")}
+
+
 def peak_memory_mb(pid: int) -> float:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -247,32 +269,33 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
 
         start = time.perf_counter()
         until = start + args.seconds
-        rng = random.Random(7)
         watched = ids[: max(1, args.watched_tables)]
-        extra = [
-            asyncio.create_task(
-                spectate(
-                    port,
-                    watched[i % len(watched)],
-                    f"127.0.2.{1 + i % args.spectator_addresses}",
-                    abuse,
-                    until,
-                    random.Random(i),
-                )
-            )
-            for i in range(args.spectators)
-        ]
-        extra += [
-            asyncio.create_task(flood(port, abuse, until)),
-            asyncio.create_task(oversize(port, abuse, until)),
-            asyncio.create_task(probe(port, abuse, until)),
-        ]
-        await asyncio.gather(*extra, return_exceptions=True)
+        # The abusers run in a process of their own, so that their work does
+        # not slow this process's reading of the seated players' updates.
+        child = await asyncio.create_subprocess_exec(
+            sys.executable,
+            __file__,
+            "--abuser",
+            str(port),
+            "--watched",
+            ",".join(watched),
+            "--seconds",
+            str(args.seconds),
+            "--spectators",
+            str(args.spectators),
+            "--spectator-addresses",
+            str(args.spectator_addresses),
+            stdout=asyncio.subprocess.PIPE,
+        )
+        await probe(port, abuse, until)
+        report, _ = await child.communicate()
+        seen = json.loads(report)
+        for key, value in seen.items():
+            setattr(abuse, key, value)
         stats.measuring = False
         elapsed = time.perf_counter() - start
         cpu2, client2 = cpu_seconds(proc.pid), sum(os.times()[:2])
         peak = peak_memory_mb(proc.pid)
-        _ = rng
     finally:
         for t in tasks:
             t.cancel()
@@ -341,7 +364,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="the measurement window (default 30)")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--abuser", type=int, help=argparse.SUPPRESS)  # the abusers' own process
+    parser.add_argument("--watched", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.abuser:
+        raise_file_limit(4 * args.spectators + 256)
+        print(json.dumps(asyncio.run(abusers(args))))
+        return
     with tempfile.TemporaryDirectory(prefix="ohhell-abuse-") as folder:
         out = asyncio.run(run(args, f"sqlite:///{folder}/abuse.db"))
     if args.json:

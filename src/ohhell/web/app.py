@@ -195,8 +195,8 @@ class Server:
         return JSONResponse({**options_json(), "clock": self.clock, "max_clock": MAX_CLOCK})
 
     async def play_now(self, request: Request) -> Response:
+        self.quotas.take("tables", client_address(request.scope))  # before any work on the body
         data = await json_body(request)
-        self.quotas.take("tables", client_address(request.scope))
         preset = _text(data, "preset", "pagat")
         level = _text(data, "level", "intermediate")
         if level not in BOT_NAMES:
@@ -211,8 +211,8 @@ class Server:
         return JSONResponse({"table": table_id, "seat": 0, "token": token})
 
     async def new_table(self, request: Request) -> Response:
+        self.quotas.take("tables", client_address(request.scope))  # before any work on the body
         data = await json_body(request)
-        self.quotas.take("tables", client_address(request.scope))
         preset = _text(data, "preset", "pagat")
         options = data.get("options", {})
         if not isinstance(options, dict) or not all(
@@ -243,9 +243,9 @@ class Server:
         return JSONResponse(table.public())
 
     async def join(self, request: Request) -> Response:
+        self.quotas.take("tables", client_address(request.scope))
         table = await self.table(request)
         data = await json_body(request)
-        self.quotas.take("tables", client_address(request.scope))
         seat = int_field(data, "seat")
         name = _name(data, f"Player {seat + 1}")
         token = await self.tables.join(table, seat, name)
