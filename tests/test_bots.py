@@ -378,3 +378,15 @@ def test_a_bot_never_holds_the_generator_that_deals() -> None:
     deals = [a for a in noisy.log if isinstance(a, (Deal, DrawForDealer))]
     assert deals == [a for a in calm.log if isinstance(a, (Deal, DrawForDealer))]
     assert all(r is not given for r in seen)
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_decisions_are_reproducible_from_the_seed_at_a_fixed_budget(name: str) -> None:
+    # Search bots with a number of worlds or simulations (not seconds) make
+    # the same decisions from the same seed, so any measurement can be rerun.
+    rules = make_rules("pagat", {"hand-sizes": "3,2"})
+    logs = []
+    for _ in range(2):
+        state = play_match(rules, [_bot(name) for _ in range(rules.players)], random.Random(21))
+        logs.append(list(state.log))
+    assert logs[0] == logs[1]
