@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -345,18 +346,29 @@ def test_a_whole_match_piped_in_and_resumed(tmp_path: Path, variant: str) -> Non
 def test_ctrl_c_saves_every_action(tmp_path: Path) -> None:
     path = tmp_path / "m.ohr"
     save = ["--save", str(path)]
+    # A shell that runs the tests in the background starts them with Ctrl-C
+    # ignored, and a Python started so keeps ignoring it: the player's
+    # process is given the default action back, as a terminal would have it.
     proc = subprocess.Popen(
         [sys.executable, "-m", "ohhell.cli", "play", "--plain", "--hand-sizes", "4,3", "--seed", "3", *save],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdin is not None and proc.stdout is not None
     seen = b""
     deadline = time.monotonic() + 30
+
+    def more() -> bytes:
+        # Wait for output no longer than the deadline: a read must not hang the suite.
+        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"no output before the deadline; so far: {seen.decode()}"
+        return proc.stdout.read1(4096)  # type: ignore[union-attr]
+
     plays_answered = 0
     while plays_answered < 3:
-        chunk = proc.stdout.read1(4096)
+        chunk = more()
         assert chunk and time.monotonic() < deadline, seen.decode()
         seen += chunk
         tail = seen.rsplit(b"\n", 1)[-1]
@@ -374,8 +386,8 @@ def test_ctrl_c_saves_every_action(tmp_path: Path) -> None:
     # it closed first, a slow process could read the end of its input before
     # the signal arrives and stop as at the end of input (exit 0), by luck.
     while b"Interrupted" not in seen:
-        chunk = proc.stdout.read1(4096)
-        assert chunk and time.monotonic() < deadline, seen.decode()
+        chunk = more()
+        assert chunk, seen.decode()
         seen += chunk
     out, err = proc.communicate(timeout=30)
     text = (seen + out).decode()
