@@ -29,14 +29,15 @@ KEEP_ALIVE: Final = 5  # seconds an idle kept-alive connection stays open
 
 
 def _base() -> type[Any]:
+    # The hooks below are httptools' callbacks; uvicorn[standard] (the web
+    # extra) brings httptools. Without it uvicorn's own h11 protocol runs,
+    # with uvicorn's limits but no head timeout (see run()).
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
         return HttpToolsProtocol
-    except ImportError:  # pragma: no cover - uvicorn[standard] brings httptools
-        from uvicorn.protocols.http.h11_impl import H11Protocol
-
-        return H11Protocol
+    except ImportError:  # pragma: no cover - depends on the install
+        return object
 
 
 _waiting: Counter[str] = Counter()  # connections per address still waiting for a request head
@@ -127,7 +128,7 @@ def run(
         app,
         host=host,
         port=port,
-        http=Guarded,
+        http=Guarded if _base() is not object else "auto",
         log_level="warning",
         limit_concurrency=limit_concurrency or None,
         timeout_keep_alive=KEEP_ALIVE,
