@@ -28,7 +28,7 @@ with warnings.catch_warnings():  # starlette's note that httpx is deprecated for
     from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from ohhell.bots import BOT_NAMES
+from ohhell.bots import OPPONENT_LEVELS
 from ohhell.cards import Card
 from ohhell.cli import main
 from ohhell.record import format_action, loads
@@ -103,7 +103,7 @@ def test_options_lists_presets_every_rule_option_and_levels(client: TestClient) 
     assert by_name["hook"]["choices"] == ["yes", "no"]
     assert by_name["hand-sizes"]["choices"] is None
     assert all(o["help"] for o in data["options"])
-    assert data["levels"] == list(BOT_NAMES)
+    assert data["levels"] == list(OPPONENT_LEVELS)  # the reference ismcts is not offered
 
 
 def test_play_now_starts_a_table_against_bots(client: TestClient) -> None:

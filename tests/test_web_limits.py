@@ -420,3 +420,28 @@ def test_slow_and_crowding_connections_are_closed(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+# --- Searching bots think away from the event loop ---
+
+
+def test_the_expert_thinks_in_worker_processes_for_bots_and_hints(tmp_path: Path) -> None:
+    # A second of search in a thread holds the interpreter's lock and slows
+    # every table; ohhell serve thinks in processes (think_workers). Both
+    # paths give the experts' moves and the player's hint.
+    from ohhell.web.thinking import Thinkers
+
+    for workers in (1, 0):
+        with TestClient(
+            make_app(str(tmp_path / f"w{workers}.db"), think_workers=workers, think=0.02)
+        ) as client:
+            opts = {"hand-sizes": "2", "first-dealer": "0"}  # seats 1-3 (experts) bid before seat 0
+            made = new_table(client, options=opts, seats=["human", "expert", "expert", "expert"], start=True)
+            hub = client.app.state.server.tables  # type: ignore[attr-defined]
+            assert isinstance(hub.thinkers, Thinkers) and hub.thinkers.workers == workers
+            with connect(client, made["table"], made["token"]) as me:
+                state = me.my_turn()
+                assert all(b is not None for b in state["obs"]["bids"][1:])
+                me.send({"type": "hint"})
+                found = me.until(lambda m: m["type"] == "hint", "a hint")
+                assert found["action"] in state["obs"]["legal"]

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .bots import BOT_NAMES
+from .bots import OPPONENT_LEVELS
 from .session import DEFAULT_LEVEL, Session, SessionError, default_save_path, keep_previous
 
 
@@ -29,7 +29,7 @@ def add_play_parser(sub: Any) -> None:
         ),
     )
     add_rule_options(play)
-    levels = ", ".join(BOT_NAMES)
+    levels = ", ".join(OPPONENT_LEVELS)
     play.add_argument(
         "--bots",
         metavar="LEVELS",

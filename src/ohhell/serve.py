@@ -157,6 +157,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         from .web.app import Limits
         from .web.store import Store
+        from .web.thinking import default_workers
 
         rates = {}
         for name in ("create_limit", "sheet_limit", "connect_limit"):
@@ -187,6 +188,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             think=args.think,
             clock=args.clock,
             limits=limits,
+            think_workers=default_workers(),
         )
     except Exception as err:  # a bad --db URL or limit names itself
         print(f"ohhell serve: {err}", file=sys.stderr)

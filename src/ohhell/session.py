@@ -39,7 +39,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from .bots import BOT_NAMES, Bot, IllegalBotActionError, get_bot, seats_to_ask
+from .bots import OPPONENT_LEVELS, Bot, IllegalBotActionError, get_bot, seats_to_ask
 from .game import (
     CHANCE,
     Action,
@@ -178,8 +178,8 @@ class Session:
         if len(humans) != 1:
             raise SessionError("exactly one seat must be the human's")
         for kind in kinds:
-            if kind != HUMAN and kind not in BOT_NAMES:
-                raise SessionError(f"unknown bot level {kind!r}; levels are {', '.join(BOT_NAMES)}")
+            if kind != HUMAN and kind not in OPPONENT_LEVELS:
+                raise SessionError(f"unknown bot level {kind!r}; levels are {', '.join(OPPONENT_LEVELS)}")
         self.rules = rules
         self.names: tuple[str, ...] = tuple(names)
         self.kinds: tuple[str, ...] = tuple(kinds)
@@ -224,8 +224,8 @@ class Session:
                 f"name one bot level, or one for each of the {n - 1} opponents, not {len(levels)}"
             )
         for level in levels:
-            if level not in BOT_NAMES:
-                raise SessionError(f"unknown bot level {level!r}; levels are {', '.join(BOT_NAMES)}")
+            if level not in OPPONENT_LEVELS:
+                raise SessionError(f"unknown bot level {level!r}; levels are {', '.join(OPPONENT_LEVELS)}")
         name = " ".join(name.split()) or "You"
         kinds: list[str] = []
         names: list[str] = []

@@ -8,6 +8,7 @@ the legal actions) and ``rulebased`` (the beginner and intermediate bots).
 
 from .base import (
     BOT_NAMES,
+    OPPONENT_LEVELS,
     Bot,
     IllegalBotActionError,
     UnknownBotError,
@@ -19,6 +20,7 @@ from .base import (
 
 __all__ = [
     "BOT_NAMES",
+    "OPPONENT_LEVELS",
     "Bot",
     "IllegalBotActionError",
     "UnknownBotError",

@@ -54,6 +54,10 @@ _REGISTRY: Final[dict[str, str]] = {
 BOT_NAMES: Final[tuple[str, ...]] = tuple(_REGISTRY)
 """The registered bot names, weakest first."""
 
+OPPONENT_LEVELS: Final[tuple[str, ...]] = tuple(n for n in BOT_NAMES if n != "ismcts")
+"""The levels people play against in the terminal and the browser (the
+``ismcts`` reference bot is for measurements: slow, and not meant as company)."""
+
 
 def _factory(name: str) -> Callable[..., Bot]:
     try:

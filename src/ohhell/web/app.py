@@ -13,7 +13,6 @@ import contextlib
 import dataclasses
 import json
 import logging
-import random
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -28,7 +27,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..bots import BOT_NAMES
+from ..bots import OPPONENT_LEVELS
 from ..game import Phase, apply, most_actions, new_game
 from ..record import Record, RecordError, dumps, format_action, loads
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, make_rules
@@ -52,6 +51,7 @@ from .requests import int_field, json_body, read_body
 from .scores import score_routes
 from .store import Store
 from .table import DEFAULT_CLOCK, HUMAN, MAX_CLOCK, Connection, LiveTable, TableError, check_clock
+from .thinking import Thinkers
 
 log = logging.getLogger("ohhell.web")
 
@@ -120,8 +120,10 @@ class Server:
         clock: float = DEFAULT_CLOCK,
         limits: Limits = Limits(),
         now: Callable[[], float] = time.monotonic,
+        think_workers: int = 0,
     ) -> None:
         self.store_url = store_url
+        self.think_workers = think_workers
         self.now = now  # the time of turn clocks and absences (tests move it by hand)
         self.limits = limits
         self.rate = limits.rate
@@ -146,6 +148,7 @@ class Server:
             think=self.think,
             clock=self.clock,
             now=self.now,
+            thinkers=Thinkers(self.think_workers),
         )
         resumed = await self.hub.resume_all()
         if resumed:
@@ -156,6 +159,7 @@ class Server:
         finally:
             sweeper.cancel()
             await self.hub.close()
+            self.hub.thinkers.close()
             self.store.close()
 
     async def _sweep(self) -> None:
@@ -199,8 +203,8 @@ class Server:
         data = await json_body(request)
         preset = _text(data, "preset", "pagat")
         level = _text(data, "level", "intermediate")
-        if level not in BOT_NAMES:
-            raise TableError(f"unknown bot level {level!r}; levels are {', '.join(BOT_NAMES)}")
+        if level not in OPPONENT_LEVELS:
+            raise TableError(f"unknown bot level {level!r}; levels are {', '.join(OPPONENT_LEVELS)}")
         rules = make_rules(preset)
         name = _name(data, "You")
         kinds = [HUMAN] + [level] * (rules.players - 1)
@@ -414,8 +418,6 @@ class Server:
         await table.act(conn.seat, action, version)
 
     async def _hint(self, table: LiveTable, conn: Connection) -> None:
-        from ..bots.hint import hint
-
         if conn.seat is None:
             conn.post_json({"type": "error", "error": "hints are for seated players", "code": "seat"})
             return
@@ -424,10 +426,11 @@ class Server:
         if not obs.legal_actions:
             conn.post_json({"type": "error", "error": "you have nothing to choose now", "code": "turn"})
             return
-        rng = random.Random(f"hint:{table.id}:{version}:{conn.seat}")
-        # Hints share the machine with every table's bots: a few at a time.
+        seed = f"hint:{table.id}:{version}:{conn.seat}"
+        # Hints share the machine with every table's bots: a few at a time,
+        # where the bots think (worker processes under ohhell serve).
         async with self.hinting:
-            found = await asyncio.to_thread(hint, obs, rng, min(self.think, 1.0))
+            found = await self.tables.thinkers.hint(obs, seed, min(self.think, 1.0))
         if found is None:  # pragma: no cover - legal actions exist
             return
         conn.post_json(
@@ -512,12 +515,14 @@ def create_app(
     rate: float | None = None,
     limits: Limits | None = None,
     now: Callable[[], float] = time.monotonic,
+    think_workers: int = 0,
 ) -> Starlette:
     """The web application; ``store_url`` is an SQLAlchemy URL (SQLite by default).
     ``clock`` is new tables' seconds per decision (0: none); ``limits`` what one
     client may do (``rate``, if given, replaces its messages a second); ``now``
     the time turn clocks run on (seconds, ``time.monotonic`` unless a test
-    brings its own)."""
+    brings its own); ``think_workers`` the processes the expert thinks in
+    (0: threads of this process; ``ohhell serve`` uses processes)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
@@ -529,6 +534,7 @@ def create_app(
         clock=clock,
         limits=limits,
         now=now,
+        think_workers=think_workers,
     )
 
     def guarded(handler: Any) -> Any:

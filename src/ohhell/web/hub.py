@@ -14,7 +14,7 @@ import secrets
 import time
 from collections.abc import Callable
 
-from ..bots import BOT_NAMES
+from ..bots import OPPONENT_LEVELS
 from ..rules import Rules
 from .store import SeatRow, Store
 from .table import (
@@ -29,6 +29,7 @@ from .table import (
     new_token,
     token_hash,
 )
+from .thinking import Thinkers
 
 log = logging.getLogger("ohhell.web")
 
@@ -45,8 +46,10 @@ class Hub:
         think: float = 1.0,
         clock: float = DEFAULT_CLOCK,
         now: Callable[[], float] = time.monotonic,
+        thinkers: Thinkers | None = None,
     ) -> None:
         self.store = store
+        self.thinkers = thinkers or Thinkers(0)
         # The time that turn clocks and absences are measured in (seconds);
         # tests put a clock of their own here to move time by hand.
         self.now = now
@@ -159,11 +162,11 @@ class Hub:
                 rows.append(SeatRow(seat, host_name, HUMAN, None, token_hash(token)))
             elif kind == HUMAN:
                 rows.append(SeatRow(seat, None, OPEN, None, None))
-            elif kind in BOT_NAMES:
+            elif kind in OPPONENT_LEVELS:
                 rows.append(SeatRow(seat, _bot_name(seat, kind), BOT, kind, None))
             else:
                 raise TableError(
-                    f"seat {seat}: {kind!r} is neither human nor a bot level ({', '.join(BOT_NAMES)})"
+                    f"seat {seat}: {kind!r} is neither human nor a bot level ({', '.join(OPPONENT_LEVELS)})"
                 )
         seed = secrets.randbelow(2**62) if seed is None else seed
         clock = self.clock if clock is None else check_clock(clock)
@@ -193,8 +196,8 @@ class Hub:
             self._host(table, token)
             if table.status != "lobby":
                 raise TableError("the match has started", status=409)
-            if level not in BOT_NAMES:
-                raise TableError(f"unknown bot level {level!r}; levels are {', '.join(BOT_NAMES)}")
+            if level not in OPPONENT_LEVELS:
+                raise TableError(f"unknown bot level {level!r}; levels are {', '.join(OPPONENT_LEVELS)}")
             for s in table.seats:
                 if s.kind == OPEN:
                     s.name, s.kind, s.level = _bot_name(s.seat, level), BOT, level

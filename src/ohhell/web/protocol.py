@@ -194,7 +194,7 @@ _HELP: Final = {
 
 def options_json() -> Json:
     """Presets, every rule option with its choices, for the new-table form."""
-    from ..bots import BOT_NAMES
+    from ..bots import OPPONENT_LEVELS
 
     return {
         "presets": {name: rules.options() for name, rules in PRESETS.items()},
@@ -206,7 +206,7 @@ def options_json() -> Json:
             }
             for name in OPTION_NAMES
         ],
-        "levels": list(BOT_NAMES),
+        "levels": list(OPPONENT_LEVELS),
     }
 
 

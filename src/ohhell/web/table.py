@@ -45,11 +45,13 @@ from ..rules import Bidding, Rules, make_rules
 from ..view import observe
 from .protocol import Json, action_json, dumps, observation_json
 from .store import SeatRow, StaleVersion, Store, TableRow
+from .thinking import Thinkers
 
 log = logging.getLogger("ohhell.web")
 
 OPEN, HUMAN, BOT = "open", "human", "bot"
 COVER_LEVEL = "intermediate"  # plays an away seat until its player returns
+SEARCHING = frozenset({"expert"})  # levels that search for --think seconds a decision
 QUEUE_LIMIT = 256  # messages waiting for one slow seated client before it is dropped
 SPECTATOR_QUEUE_LIMIT = 64  # ...and for a spectator, who never holds up a seat
 PRESENCE_INTERVAL = 0.5  # seconds: comings and goings are told at most this often
@@ -64,6 +66,7 @@ class Host(Protocol):
     away_after: float  # seconds a person may be gone before a bot plays for them
     bot_delay: float  # seconds before a bot's move, so people can follow
     think: float  # the expert's seconds per decision
+    thinkers: Thinkers  # where searching bots think
 
     def now(self) -> float: ...
 
@@ -89,10 +92,15 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _rng(seed: int, purpose: str, *numbers: int) -> random.Random:
+def _seed(seed: int, purpose: str, *numbers: int) -> str:
     # A string seed is hashed (SHA-512) by random.seed: the same stream in
-    # every process, so a restarted server deals what it would have dealt.
-    return random.Random(f"ohhell-serve:{seed}:{purpose}:{':'.join(str(n) for n in numbers)}")
+    # every process, so a restarted server deals what it would have dealt,
+    # and a worker process thinks what the server itself would have.
+    return f"ohhell-serve:{seed}:{purpose}:{':'.join(str(n) for n in numbers)}"
+
+
+def _rng(seed: int, purpose: str, *numbers: int) -> random.Random:
+    return random.Random(_seed(seed, purpose, *numbers))
 
 
 @dataclass
@@ -610,12 +618,15 @@ class LiveTable:
             return (-1, max(0.0, min(waits)))  # -1: look again after the delay
         return None
 
-    def _bot(self, seat: int) -> Bot:
+    def _level(self, seat: int) -> str:
         s = self.seats[seat]
-        level = s.level if s.kind == BOT and s.level else COVER_LEVEL
+        return s.level if s.kind == BOT and s.level else COVER_LEVEL
+
+    def _bot(self, seat: int) -> Bot:
+        level = self._level(seat)
         key = (seat, level)
         if key not in self.bots:
-            self.bots[key] = get_bot(level, seconds=self.hub.think) if level == "expert" else get_bot(level)
+            self.bots[key] = get_bot(level)
         return self.bots[key]
 
     async def drive(self) -> None:
@@ -663,13 +674,14 @@ class LiveTable:
                     with contextlib.suppress(TableError):
                         await self._commit(chance_action(st, rng))
             return
-        bot = self._bot(seat)
+        level = self._level(seat)
         obs = observe(self.state, seat)
-        rng = _rng(self.seed, "bot", version, seat)
-        if bot.name == "expert":
-            action = await asyncio.to_thread(bot.choose, obs, rng)
+        seed = _seed(self.seed, "bot", version, seat)
+        if level in SEARCHING:
+            # A search takes the server's --think seconds: away from the loop.
+            action = await self.hub.thinkers.choose(level, {"seconds": self.hub.think}, obs, seed)
         else:
-            action = bot.choose(obs, rng)
+            action = self._bot(seat).choose(obs, random.Random(seed))
         async with self.lock:
             if self.version != version or action not in self._legal[seat]:
                 return  # the table moved on while the bot thought: ask again
