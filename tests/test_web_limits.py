@@ -445,3 +445,19 @@ def test_the_expert_thinks_in_worker_processes_for_bots_and_hints(tmp_path: Path
                 me.send({"type": "hint"})
                 found = me.until(lambda m: m["type"] == "hint", "a hint")
                 assert found["action"] in state["obs"]["legal"]
+
+
+def test_tables_nobody_watches_leave_memory_when_idle_and_come_back_as_stored(tmp_path: Path) -> None:
+    # Play-now tables made and never opened used to stay loaded until a restart.
+    clock = [1000.0]
+    with serve(tmp_path, now=lambda: clock[0]) as client:
+        made = [client.post("/api/play-now", json={"preset": "common"}).json() for _ in range(3)]
+        hub = client.app.state.server.tables  # type: ignore[attr-defined]
+        assert {m["table"] for m in made} <= set(hub.tables)
+        versions = {m["table"]: client.get(f"/api/tables/{m['table']}").json()["version"] for m in made}
+        assert hub.unload_idle(300.0) == 0  # nothing is idle yet
+        clock[0] += 301
+        assert hub.unload_idle(300.0) == 3
+        assert not {m["table"] for m in made} & set(hub.tables)
+        for table, version in versions.items():  # opened again: loaded exactly as stored
+            assert client.get(f"/api/tables/{table}").json()["version"] == version

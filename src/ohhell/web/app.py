@@ -66,7 +66,9 @@ SOCKETS_PER_ADDRESS = 64  # WebSockets one client address may hold open at once
 SPECTATORS_PER_TABLE = 200  # watchers of one table (its players are never refused)
 LOBBY_LIFETIME = 24 * 3600.0  # seconds a table may wait in its lobby
 IDLE_LIFETIME = 7 * 24 * 3600.0  # seconds an unfinished match may stand still
-SWEEP_EVERY = 600.0  # seconds between looks for expired tables
+SWEEP_EVERY = 600  # seconds between looks for expired tables
+UNLOAD_EVERY = 60  # seconds between looks for idle tables in memory
+IDLE_IN_MEMORY = 300.0  # seconds a table nobody watches stays in memory with nothing happening
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -163,17 +165,21 @@ class Server:
             self.store.close()
 
     async def _sweep(self) -> None:
-        """Delete abandoned tables now and then (docs/web.md, "Lifetimes")."""
-        if not self.limits.lobby_lifetime and not self.limits.idle_lifetime:
-            return
+        """Now and then: forget idle tables nobody watches (memory) and
+        delete abandoned ones (the database); docs/web.md, "Lifetimes"."""
+        expire = bool(self.limits.lobby_lifetime or self.limits.idle_lifetime)
+        rounds = 0
         while True:
-            try:
-                await self.tables.expire(
-                    self.limits.lobby_lifetime or float("inf"), self.limits.idle_lifetime or float("inf")
-                )
-            except Exception:
-                log.exception("could not expire abandoned tables")
-            await asyncio.sleep(SWEEP_EVERY)
+            self.tables.unload_idle(IDLE_IN_MEMORY)
+            if expire and rounds % (SWEEP_EVERY // UNLOAD_EVERY) == 0:
+                try:
+                    await self.tables.expire(
+                        self.limits.lobby_lifetime or float("inf"), self.limits.idle_lifetime or float("inf")
+                    )
+                except Exception:
+                    log.exception("could not expire abandoned tables")
+            rounds += 1
+            await asyncio.sleep(UNLOAD_EVERY)
 
     @property
     def tables(self) -> Hub:

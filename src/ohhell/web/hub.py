@@ -100,11 +100,25 @@ class Hub:
         table.broadcast_state()
 
     def unload(self, table: LiveTable) -> None:
-        """Forget a finished table nobody watches (its log stays stored)."""
+        """Forget a table nobody watches (its log stays stored)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
         if table.driver is not None:
             table.driver.cancel()
+
+    def unload_idle(self, seconds: float) -> int:
+        """Forget tables nobody is connected to where nothing happened for
+        ``seconds`` (they load again, exactly as stored, when opened), so
+        tables made and left cost no memory. Returns how many went."""
+        now = self.now()
+        idle = [
+            t
+            for t in self.tables.values()
+            if not t.connections and now - t.touched >= seconds and not t.lock.locked()
+        ]
+        for table in idle:
+            self.unload(table)
+        return len(idle)
 
     async def resume_all(self) -> int:
         """Load every match being played that someone has opened, so its bots

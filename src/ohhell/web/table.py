@@ -215,6 +215,7 @@ class LiveTable:
         self.turn_started = [now] * self.rules.players
         self._legal = [tuple(legal_actions(self.state, s)) for s in range(self.rules.players)]
         self.spectators = 0
+        self.touched = hub.now()  # when anything last happened here (the hub unloads idle tables)
         self._presence: asyncio.TimerHandle | None = None
         self._watch: tuple[tuple[int, int | None], float, str] | None = None
         self.wake = asyncio.Event()
@@ -400,6 +401,7 @@ class LiveTable:
             conn.post(by_seat[conn.seat])
 
     def attach(self, conn: Connection) -> None:
+        self.touched = self.hub.now()
         if not self.opened:
             self.opened = True
             self.hub.store.set_setting(self.id, "opened", "yes")
@@ -423,6 +425,7 @@ class LiveTable:
     def detach(self, conn: Connection) -> None:
         if conn not in self.connections:
             return
+        self.touched = self.hub.now()
         self.connections.discard(conn)
         if conn.seat is not None:
             seat = self.seats[conn.seat]
@@ -559,6 +562,7 @@ class LiveTable:
 
     def _after_change(self) -> None:
         now = self.hub.now()
+        self.touched = now
         for s in range(self.rules.players):
             legal = tuple(legal_actions(self.state, s))
             if legal != self._legal[s]:
