@@ -681,3 +681,25 @@ def test_is_legal_agrees_with_legal_actions(rules: Rules) -> None:
                 apply(state, action)
         assert snapshot(state) == before
         apply(state, rng.choice(lists[actors(state)[0]]))
+
+
+def test_extra_hands_stop_after_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # R-TIE-EXTRA: however long the tie lasts, a match ends after
+    # MAX_EXTRA_HANDS extra hands (then the tie stands), within most_actions.
+    import ohhell.game as game_module
+    from ohhell.game import MAX_EXTRA_HANDS, most_actions
+    from ohhell.rules import make_rules
+
+    monkeypatch.setattr(game_module, "leaders_tied", lambda rules, totals: True)
+    rules = make_rules("classic-tens", {"hand-sizes": "1,1"})
+    rng = random.Random(4)
+    state = new_game(rules)
+    while not state.is_over:
+        if state.is_chance:
+            apply(state, chance_action(state, rng))
+        else:
+            seat = actors(state)[0]
+            apply(state, rng.choice(legal_actions(state, seat)))
+    assert len(state.results) == 2 + MAX_EXTRA_HANDS
+    assert sum(r.extra for r in state.results) == MAX_EXTRA_HANDS
+    assert len(state.log) <= most_actions(rules)
