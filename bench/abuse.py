@@ -55,6 +55,7 @@ from server import (
     percentile,
     post,
     raise_file_limit,
+    stop,
     wait_listening,
 )
 
@@ -297,14 +298,7 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
         cpu2, client2 = cpu_seconds(proc.pid), sum(os.times()[:2])
         peak = peak_memory_mb(proc.pid)
     finally:
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        await stop(tasks, proc)
 
     ms = [x * 1e3 for x in stats.latency_all]
 

@@ -346,6 +346,18 @@ async def wait_listening(port: int, proc: subprocess.Popen[bytes], timeout: floa
     raise RuntimeError("the server did not listen in time")
 
 
+async def stop(tasks: list[asyncio.Task[Any]], proc: subprocess.Popen[bytes]) -> None:
+    """Cancel the clients' tasks, then stop the server process."""
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def raise_file_limit(wanted: int) -> None:
     """One socket per seat on each side; the server inherits this limit."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -391,14 +403,7 @@ async def bench(args: argparse.Namespace, db: str) -> dict[str, Any]:
             if t.done() and t.exception():
                 raise t.exception()  # type: ignore[misc]
     finally:
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        await stop(tasks, proc)
 
     ms = [x * 1e3 for x in stats.latency_all]
     own = [x * 1e3 for x in stats.latency_own]
