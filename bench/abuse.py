@@ -75,6 +75,7 @@ class Abuse:
     def __init__(self) -> None:
         self.created = 0  # tables the flooder made
         self.refused = 0  # ... and was refused (429)
+        self.closed = 0  # ... and found its connection closed unanswered (held off)
         self.flood_ms: list[float] = []  # each flood answer's time
         self.oversize_ms: list[float] = []
         self.oversize_status: dict[int, int] = {}
@@ -96,6 +97,8 @@ async def timed_post(port: int, path: str, body: dict[str, Any], local: str) -> 
         )
         await writer.drain()
         raw = await reader.read()
+    except ConnectionError:
+        raw = b""  # closed unanswered: the address is held off
     finally:
         writer.close()
     status = int(raw.split(b" ", 2)[1]) if raw else 0
@@ -110,6 +113,8 @@ async def flood(port: int, abuse: Abuse, until: float) -> None:
             abuse.created += 1
         elif status == 429:
             abuse.refused += 1
+        elif status == 0:
+            abuse.closed += 1
 
 
 async def oversize(port: int, abuse: Abuse, until: float) -> None:
@@ -328,6 +333,7 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "flood": {
             "created": abuse.created,
             "refused_429": abuse.refused,
+            "closed_unanswered": abuse.closed,
             "answer_ms": summary(abuse.flood_ms),
         },
         "oversize": {"status": abuse.oversize_status, "answer_ms": summary(abuse.oversize_ms)},
@@ -385,7 +391,8 @@ def main() -> None:
         f" / {out['client_cpu_pct']['under_abuse']} ({out['machine']['cores']} cores in all)"
     )
     print(
-        f"flood: {out['flood']['created']} tables made, {out['flood']['refused_429']} refused; "
+        f"flood: {out['flood']['created']} tables made, {out['flood']['refused_429']} refused, "
+        f"{out['flood']['closed_unanswered']} closed unanswered; "
         f"oversized options answered {out['oversize']['status']} "
         f"(max {out['oversize']['answer_ms']['max']} ms); "
         f"spectators joined {out['spectators']['joins']} times, refused {out['spectators']['refused']}"

@@ -383,6 +383,19 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _wait_for(port: int) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            probe = socket.create_connection(("127.0.0.1", port), timeout=1)
+            probe.close()
+            break
+        except OSError:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+    time.sleep(0.2)  # the probe's own connection is gone
+
+
 SERVER = """
 import sys
 from ohhell.serve import run
@@ -395,16 +408,7 @@ def test_slow_and_crowding_connections_are_closed(tmp_path: Path) -> None:
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-c", SERVER, f"sqlite:///{tmp_path / 's.db'}", str(port)])
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                probe = socket.create_connection(("127.0.0.1", port), timeout=1)
-                probe.close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
-        time.sleep(0.2)  # the probe's own connection is gone
+        _wait_for(port)
         slow = []
         for _ in range(3):
             s = socket.create_connection(("127.0.0.1", port), timeout=20)
@@ -461,3 +465,46 @@ def test_tables_nobody_watches_leave_memory_when_idle_and_come_back_as_stored(tm
         assert not {m["table"] for m in made} & set(hub.tables)
         for table, version in versions.items():  # opened again: loaded exactly as stored
             assert client.get(f"/api/tables/{table}").json()["version"] == version
+
+
+def test_an_address_that_keeps_asking_past_its_quota_is_held_off() -> None:
+    from ohhell.web.guard import FLOOD, Quotas
+    from ohhell.web.table import TableError
+    from ohhell.web.transport import held, hold_off
+
+    flooded: list[str] = []
+    quotas = Quotas("2/minute", on_flood=flooded.append)
+    quotas.take("tables", "10.9.9.9")
+    quotas.take("tables", "10.9.9.9")
+    for _ in range(FLOOD):
+        with pytest.raises(TableError):
+            quotas.take("tables", "10.9.9.9")
+    assert flooded == ["10.9.9.9"]  # once, after FLOOD refusals in a row
+    assert not held("10.9.9.8")
+    hold_off("10.9.9.8", 30.0)
+    assert held("10.9.9.8")
+    hold_off("10.9.9.8", 0.0)
+    assert not held("10.9.9.8")
+
+
+def test_a_held_off_address_gets_its_connections_closed(tmp_path: Path) -> None:
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, f"sqlite:///{tmp_path / 'h.db'}", str(port)])
+    try:
+        _wait_for(port)
+        body = b"{}"
+        request = (
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 2\r\nConnection: close\r\n\r\n" + body
+        )
+        statuses = []
+        for _ in range(30 + 10):  # the quota, then ten refusals in a row
+            with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+                s.sendall(request)
+                statuses.append(s.recv(12)[9:12])
+        assert statuses.count(b"200") == 30 and statuses[-1] == b"429"
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+            assert s.recv(100) == b""  # held off: closed before any answer
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -71,6 +71,14 @@ UNLOAD_EVERY = 60  # seconds between looks for idle tables in memory
 IDLE_IN_MEMORY = 300.0  # seconds a table nobody watches stays in memory with nothing happening
 
 
+def _hold_off(address: str) -> None:
+    """Stop answering an address that keeps asking past its quota (under
+    ``ohhell serve``'s transport; without it this only marks the address)."""
+    from .transport import hold_off
+
+    hold_off(address)
+
+
 def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -133,10 +141,11 @@ class Server:
         self.bot_delay = bot_delay
         self.think = think
         self.clock = check_clock(clock)
-        self.quotas = Quotas(limits.create, limits.sheets, limits.connects)
+        self.quotas = Quotas(limits.create, limits.sheets, limits.connects, on_flood=_hold_off)
         self.sockets: Counter[str] = Counter()  # open WebSockets by client address
         self.store: Store | None = None
         self.hub: Hub | None = None
+        self._options: str | None = None  # GET /api/options, once made
         self.hinting = asyncio.Semaphore(HINTS_AT_ONCE)
         self.replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
 
@@ -202,7 +211,9 @@ class Server:
 
     async def options(self, request: Request) -> Response:
         # The server's turn clock too: the new-table form starts from it.
-        return JSONResponse({**options_json(), "clock": self.clock, "max_clock": MAX_CLOCK})
+        if self._options is None:  # the same answer for the server's life: made once
+            self._options = dumps_json({**options_json(), "clock": self.clock, "max_clock": MAX_CLOCK})
+        return Response(self._options, media_type="application/json")
 
     async def play_now(self, request: Request) -> Response:
         self.quotas.take("tables", client_address(request.scope))  # before any work on the body

@@ -119,6 +119,8 @@ async def _json(send: Send, status: int, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+FLOOD: Final = 10  # refusals in a row before an address is held off
+
 _WORDS: Final = {"tables": "new tables or seats", "sheets": "new score sheets", "sockets": "connections"}
 
 
@@ -131,8 +133,13 @@ class Quotas:
         tables: str | None = "30/minute",
         sheets: str | None = "30/minute",
         sockets: str | None = "120/minute",
+        on_flood: Callable[[str], None] | None = None,
     ) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        # Called with an address refused FLOOD times in a row: the server
+        # stops answering it for a while (transport.hold_off).
+        self.on_flood = on_flood
+        self._refused: dict[str, int] = {}
         self._items: dict[str, RateLimitItem | None] = {
             "tables": parse(tables) if tables else None,
             "sheets": parse(sheets) if sheets else None,
@@ -143,14 +150,21 @@ class Quotas:
         """Count one creation of ``what`` by ``address``; ``TableError`` (429)
         once the address has made its limit's worth in the window."""
         item = self._items[what]
-        if item is not None and not self._limiter.hit(item, what, address):
-            words = _WORDS[what]
-            raise TableError(
-                f"too many {words} from your address: at most {item.amount} "
-                f"per {item.multiples if item.multiples > 1 else ''}{item.GRANULARITY.name}; try again soon",
-                "busy",
-                status=429,
-            )
+        if item is None or self._limiter.hit(item, what, address):
+            self._refused.pop(address, None)
+            return
+        refused = self._refused[address] = self._refused.get(address, 0) + 1
+        if refused >= FLOOD and self.on_flood is not None:
+            self._refused.pop(address, None)
+            self.on_flood(address)
+        if len(self._refused) > 10_000:  # a bound on what is remembered
+            self._refused.clear()
+        raise TableError(
+            f"too many {_WORDS[what]} from your address: at most {item.amount} "
+            f"per {item.multiples if item.multiples > 1 else ''}{item.GRANULARITY.name}; try again soon",
+            "busy",
+            status=429,
+        )
 
 
 def client_address(scope: Scope) -> str:

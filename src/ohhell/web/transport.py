@@ -10,7 +10,9 @@ open for ever. ``Guarded`` adds both to uvicorn's own HTTP protocol class:
 - a connection that has not sent a whole request head ``HEAD_TIMEOUT``
   seconds after it opened (or after its last response) is closed;
 - one address may hold at most ``CONNECTIONS_PER_ADDRESS`` HTTP connections
-  still waiting for a request head; more are closed at once.
+  still waiting for a request head; more are closed at once;
+- an address the application holds off (``hold_off``: it kept asking after
+  its quota was spent) has its new connections closed at once for a while.
 
 A connection upgraded to a WebSocket leaves this count; the application
 counts WebSockets per address itself (``Limits.sockets_per_address``).
@@ -19,6 +21,7 @@ counts WebSockets per address itself (``Limits.sockets_per_address``).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from typing import Any, Final
 
@@ -26,6 +29,7 @@ HEAD_TIMEOUT: Final = 10.0  # seconds to send a request's head
 CONNECTIONS_PER_ADDRESS: Final = 64  # connections one address may hold waiting for a head
 LIMIT_CONCURRENCY: Final = 4096  # connections and tasks before uvicorn answers 503
 KEEP_ALIVE: Final = 5  # seconds an idle kept-alive connection stays open
+HOLD_OFF: Final = 10.0  # seconds an address that floods past its quota is not served
 
 
 def _base() -> type[Any]:
@@ -41,6 +45,23 @@ def _base() -> type[Any]:
 
 
 _waiting: Counter[str] = Counter()  # connections per address still waiting for a request head
+_held: dict[str, float] = {}  # address -> until when (time.monotonic) its connections are closed at once
+
+
+def hold_off(address: str, seconds: float = HOLD_OFF) -> None:
+    """Close every new connection from ``address`` for ``seconds``: for a
+    client that keeps asking after its quota is spent (each refusal still
+    costs a connection, a request head and an answer)."""
+    _held[address] = time.monotonic() + seconds
+    if len(_held) > 10_000:  # forget the ones whose time is up
+        now = time.monotonic()
+        for key in [k for k, until in _held.items() if until <= now]:
+            del _held[key]
+
+
+def held(address: str) -> bool:
+    until = _held.get(address)
+    return until is not None and until > time.monotonic()
 
 
 class Guarded(_base()):  # type: ignore[misc]
@@ -55,7 +76,7 @@ class Guarded(_base()):  # type: ignore[misc]
         self._address = str(peer[0]) if peer else "unknown"
         self._head_timer: asyncio.TimerHandle | None = None
         self._counted = False
-        if self.per_address and _waiting[self._address] >= self.per_address:
+        if held(self._address) or (self.per_address and _waiting[self._address] >= self.per_address):
             transport.close()
             return
         self._wait_for_head()
@@ -140,4 +161,4 @@ def run(
     )
 
 
-__all__ = ["Guarded", "run"]
+__all__ = ["Guarded", "held", "hold_off", "run"]
