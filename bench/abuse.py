@@ -283,8 +283,7 @@ async def run(args: argparse.Namespace, db: str) -> dict[str, Any]:
             __file__,
             "--abuser",
             str(port),
-            "--watched",
-            ",".join(watched),
+            "--watched=" + ",".join(watched),  # one word: an id may start with "-"
             "--seconds",
             str(args.seconds),
             "--spectators",
