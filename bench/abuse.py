@@ -55,6 +55,7 @@ from server import (
     percentile,
     post,
     raise_file_limit,
+    raw_post,
     stop,
     wait_listening,
 )
@@ -86,22 +87,9 @@ class Abuse:
 
 
 async def timed_post(port: int, path: str, body: dict[str, Any], local: str) -> tuple[int, float]:
+    """The status of a POST (0: closed unanswered) and how long it took, ms."""
     t0 = time.perf_counter()
-    data = json.dumps(body).encode()
-    reader, writer = await asyncio.open_connection(HOST, port, local_addr=(local, 0))
-    try:
-        writer.write(
-            f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode()
-            + data
-        )
-        await writer.drain()
-        raw = await reader.read()
-    except ConnectionError:
-        raw = b""  # closed unanswered: the address is held off
-    finally:
-        writer.close()
-    status = int(raw.split(b" ", 2)[1]) if raw else 0
+    status, _ = await raw_post(port, path, body, local)
     return status, (time.perf_counter() - t0) * 1e3
 
 

@@ -119,8 +119,10 @@ def percentile(values: list[float], q: float) -> float:
 # --- HTTP: a few POSTs to set tables up, without an HTTP client library ---
 
 
-async def post(port: int, path: str, body: dict[str, Any], local: str | None = None) -> dict[str, Any]:
-    """POST ``body`` as JSON (from the loopback address ``local``, if given)."""
+async def raw_post(port: int, path: str, body: dict[str, Any], local: str | None = None) -> tuple[int, bytes]:
+    """POST ``body`` as JSON (from the loopback address ``local``, if given):
+    the status and the payload; status 0 when the server closed the
+    connection unanswered."""
     data = json.dumps(body).encode()
     reader, writer = await asyncio.open_connection(HOST, port, local_addr=(local, 0) if local else None)
     try:
@@ -131,14 +133,22 @@ async def post(port: int, path: str, body: dict[str, Any], local: str | None = N
         )
         await writer.drain()
         raw = await reader.read()
+    except ConnectionError:
+        raw = b""
     finally:
         writer.close()
+    if not raw:
+        return 0, b""
     head, _, payload = raw.partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
-    answer = json.loads(payload)
+    return int(head.split(b" ", 2)[1]), payload
+
+
+async def post(port: int, path: str, body: dict[str, Any], local: str | None = None) -> dict[str, Any]:
+    """POST ``body`` as JSON and return the JSON answer (any status but 200 raises)."""
+    status, payload = await raw_post(port, path, body, local)
     if status != 200:
-        raise RuntimeError(f"POST {path}: {status} {answer}")
-    return answer  # type: ignore[no-any-return]
+        raise RuntimeError(f"POST {path}: {status} {payload[:200]!r}")
+    return json.loads(payload)  # type: ignore[no-any-return]
 
 
 # --- The players ---
