@@ -64,7 +64,7 @@ from server import (
 # tables are all people) and nobody counts as away during the run.
 SERVER = """
 import sys
-from ohhell.serve import run
+from ohhell.cli.serve import run
 from ohhell.web.app import create_app
 run(create_app(sys.argv[1], away_after=3600.0, bot_delay=0.0, clock=0), "127.0.0.1", int(sys.argv[2]))
 """

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ohhell.bots import seats_to_ask
+from ohhell import seats_to_ask
 from ohhell.env import encode, oh_hell_v0
 from ohhell.env.gym import OhHellGymEnv
 from ohhell.game import advance_chance, apply, legal_actions, new_game

@@ -62,7 +62,7 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 # only the dealer), nobody counted as away, and no rate limit for fast clients.
 SERVER = """
 import sys
-from ohhell.serve import run
+from ohhell.cli.serve import run
 from ohhell.web.app import Limits, create_app
 app = create_app(
     sys.argv[1],

@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
-from ohhell import apply, chance_action, make_rules, new_game, observe
-from ohhell.bots import get_bot, seats_to_ask
+from ohhell import apply, chance_action, make_rules, new_game, observe, seats_to_ask
+from ohhell.bots import get_bot
 from ohhell.rules import Rules
 
 

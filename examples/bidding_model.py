@@ -18,7 +18,7 @@
    model's distribution. Every other decision is the intermediate's.
 4. Tournament: duplicate deals with the bots rotated through the seats, the
    same deals and seeds as ``ohhell tournament``, reported with
-   ``ohhell.tournament``'s result type and table: mean score per hand with 95%
+   ``ohhell.bots.tournament``'s result type and table: mean score per hand with 95%
    confidence intervals, exact-bid rates and paired differences.
 
     python examples/bidding_model.py --train-deals 6000 --test-deals 1000 \\
@@ -47,11 +47,7 @@ import numpy.typing as npt
 
 from ohhell.bots import Bot, play_match
 from ohhell.bots.rulebased import IntermediateBot, _Table  # _Table: only for the diagnostic estimate
-from ohhell.env.encoding import LAYOUT, MAX_HAND, OBSERVATION_SIZE, encode
-from ohhell.game import Action, Bid
-from ohhell.rules import PRESETS, Rules
-from ohhell.scoring import hand_score
-from ohhell.tournament import (
+from ohhell.bots.tournament import (
     BotStats,
     Difference,
     TournamentResult,
@@ -61,6 +57,10 @@ from ohhell.tournament import (
     mean_ci,
     seating,
 )
+from ohhell.env.encoding import LAYOUT, MAX_HAND, OBSERVATION_SIZE, encode
+from ohhell.game import Action, Bid
+from ohhell.rules import PRESETS, Rules
+from ohhell.scoring import hand_score
 from ohhell.view import Observation
 
 Array = npt.NDArray[np.float64]
@@ -402,7 +402,7 @@ def evaluate(dist: Array, tricks: npt.NDArray[np.int64]) -> dict[str, float]:
     }
 
 
-# --- The tournament: duplicate deals, as ohhell.tournament plays them. ---
+# --- The tournament: duplicate deals, as ohhell.bots.tournament plays them. ---
 
 
 def _make(name: str, model: TrickModel | None) -> Bot:
@@ -424,7 +424,7 @@ def _tournament_deals(task: tuple[tuple[str, ...], Rules, int, Sequence[int], An
         for rotation in range(m):
             seats = seating(m, n, rotation)
             timings: list[list[float]] = [[] for _ in range(n)]
-            # The seeds of ohhell.tournament: the same deals as `ohhell tournament --seed`.
+            # The seeds of ohhell.bots.tournament: the same deals as `ohhell tournament --seed`.
             state = play_match(
                 deal_rules(rules, index),
                 [_make(names[b], model) for b in seats],

@@ -18,9 +18,9 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from ohhell.bots import get_bot, play_match  # noqa: E402
+from ohhell.bots.tournament import deal_rules  # noqa: E402
 from ohhell.game import Action, Bid, Play  # noqa: E402
 from ohhell.rules import PRESETS  # noqa: E402
-from ohhell.tournament import deal_rules  # noqa: E402
 from ohhell.view import Observation  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "bidding_model.py"

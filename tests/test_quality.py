@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = ("cards", "rules", "scoring", "game", "view", "record", "scorekeeper")
+PACKAGE = ROOT / "src" / "ohhell"
+CORE = ("cards", "rules", "scoring", "game", "hand", "view", "record")
+"""The core: the rules as data and code, standard library only."""
+CLIENTS = ("bots", "cli", "env", "scorekeeper", "terminal", "web")
+"""The client packages: each imports the core through ``ohhell``'s public names."""
 
 
 def _tool(name: str) -> list[str]:
@@ -32,24 +36,99 @@ def test_ruff_format_is_clean() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_mypy_strict_on_the_core() -> None:
+def test_mypy_strict_on_the_whole_package() -> None:
     run = subprocess.run([*_tool("mypy")], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
 
 
+def _imports(path: Path) -> list[tuple[int, str | None, list[str]]]:
+    """(level, module, names) of every import in ``path``, also inside functions."""
+    out: list[tuple[int, str | None, list[str]]] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.extend((0, a.name, []) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            out.append((node.level, node.module, [a.name for a in node.names]))
+    return out
+
+
 @pytest.mark.parametrize("module", CORE)
 def test_core_imports_only_the_standard_library(module: str) -> None:
-    tree = ast.parse((ROOT / "src" / "ohhell" / f"{module}.py").read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:  # relative: must stay inside the core
-                assert node.module in CORE, f"{module} imports .{node.module}, which is not core"
-                continue
-            names = [node.module or ""]
-        else:
+    for level, name, names in _imports(PACKAGE / f"{module}.py"):
+        if level:  # relative: must stay inside the core
+            for target in [name] if name else names:
+                assert target in CORE, f"{module} imports .{target}, which is not core"
             continue
-        for name in names:
-            top = name.split(".")[0]
-            assert top in sys.stdlib_module_names or top == "__future__", f"{module} imports {name}"
+        top = (name or "").split(".")[0]
+        assert top in sys.stdlib_module_names or top == "__future__", f"{module} imports {name}"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _target(module: str, is_package: bool, level: int, name: str | None) -> str:
+    if not level:
+        return name or ""
+    base = module.split(".")
+    if not is_package:
+        base = base[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([name] if name else []))
+
+
+def _graph() -> dict[str, set[str]]:
+    files = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    edges: dict[str, set[str]] = {m: set() for m in files}
+    for m, path in files.items():
+        for level, name, names in _imports(path):
+            target = _target(m, path.name == "__init__.py", level, name)
+            for n in names or [""]:
+                full = f"{target}.{n}" if n else target
+                dest = full if full in files else target
+                # A module importing its own package's __init__ is not a circle.
+                if dest in files and dest != m and not m.startswith(dest + "."):
+                    edges[m].add(dest)
+    return edges
+
+
+def test_no_import_circles() -> None:
+    edges = _graph()
+    circles = []
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+
+    def walk(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for n in sorted(edges[m]):
+            if state.get(n) == 1:
+                circles.append([*path[path.index(n) :], n])
+            elif n not in state:
+                walk(n, [*path, n])
+        state[m] = 2
+
+    for m in sorted(edges):
+        if m not in state:
+            walk(m, [m])
+    assert not circles, "import circles: " + "; ".join(" -> ".join(c) for c in circles)
+
+
+def test_no_private_names_cross_modules_and_modules_stay_small() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        for _, name, names in _imports(path):
+            private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+            assert not private, f"{path.relative_to(ROOT)} imports {private} from {name}"
+        lines = len(path.read_text().splitlines())
+        assert lines <= 800, f"{path.relative_to(ROOT)} has {lines} lines (at most 800)"
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_clients_import_the_core_through_the_public_api(client: str) -> None:
+    for path in (PACKAGE / client).rglob("*.py"):
+        module = _module_name(path)
+        for level, name, _ in _imports(path):
+            target = _target(module, path.name == "__init__.py", level, name)
+            parts = target.split(".")
+            assert not (len(parts) == 2 and parts[0] == "ohhell" and parts[1] in CORE), (
+                f"{path.relative_to(ROOT)} imports {target}: import its names from ohhell instead"
+            )

@@ -19,10 +19,10 @@ from typing import Any
 
 from ohhell import Bid, Play, make_rules
 from ohhell.describe import sort_hand
-from ohhell.session import Session
-from ohhell.tui.app import OhHellApp
-from ohhell.tui.screens import FinalScreen, RulesScreen, ScoreScreen
-from ohhell.tui.widgets import CARD_KEYS
+from ohhell.terminal.fullscreen.app import OhHellApp
+from ohhell.terminal.fullscreen.screens import FinalScreen, RulesScreen, ScoreScreen
+from ohhell.terminal.fullscreen.widgets import CARD_KEYS
+from ohhell.terminal.session import Session
 
 HERE = Path(__file__).parent
 OUT = HERE

@@ -15,13 +15,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import Card, Rank, Suit
-from .game import Bid, ChangeBid, DrawForDealer, HandResult, NameTrump, Play, Trick
-from .rules import PRESETS, Bidding, Deck, FirstLead, Rules, Scoring, TieBreak, TrumpMode
-from .rules import Sequence as HandSequence
-from .scoring import Standing, sides, standings
-from .session import Event
-from .view import Observation
+from . import (
+    PRESETS,
+    Bid,
+    Bidding,
+    Card,
+    ChangeBid,
+    Deck,
+    DrawForDealer,
+    FirstLead,
+    HandResult,
+    NameTrump,
+    Observation,
+    Play,
+    Rank,
+    Rules,
+    Scoring,
+    Standing,
+    Suit,
+    TieBreak,
+    Trick,
+    TrumpMode,
+    sides,
+    standings,
+)
+from . import Sequence as HandSequence
+from .terminal.session import Event
 
 SUIT_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """How hands are shown: black and red suits alternate."""

@@ -17,18 +17,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, TypeAlias
 
+from . import hand as plan
 from .cards import ALL_CARDS, Card, Suit
-from .rules import Bidding, Deck, FirstLead, Rules, TieBreak, TrumpMode
-from .scoring import leaders_tied, score_hand
+from .hand import MAX_EXTRA_HANDS
+from .rules import Bidding, Deck, Rules, TieBreak, TrumpMode
+from .scoring import score_hand
 
 CHANCE: Final = -1
 """The seat number of chance (the shuffle and the draw for dealer)."""
 MAX_BID_CHANGES: Final = 2
 """R-BID-CHANGE: how often a player may change a bid before the next player
 bids (enough to correct a slip and to take the correction back)."""
-MAX_EXTRA_HANDS: Final = 20
-"""R-TIE-EXTRA: after this many extra hands a tie stands (a shared win), so
-every match ends and its record stays bounded."""
 _DRAW_ROUNDS: Final = 64  # R-DEALER-DRAW: rounds of redraws a bound allows for
 
 
@@ -278,11 +277,11 @@ class GameState:
 
     @property
     def first_bidder(self) -> int:
-        return (self.dealer + 1) % self.players  # R-BID-ORDER
+        return plan.first_bidder(self.dealer, self.players)
 
     @property
     def is_extra_hand(self) -> bool:
-        return self.hand_number >= len(self.rules.schedule)
+        return plan.is_extra_hand(self.rules, self.hand_number)
 
     @property
     def bidding_done(self) -> bool:
@@ -318,13 +317,24 @@ def actors(state: GameState) -> tuple[int, ...]:
     return ()
 
 
+def seats_to_ask(state: GameState) -> tuple[int, ...]:
+    """Whose turn it is: the seats asked for an action now, in seat order.
+
+    This is the one place that decides it, for every front end, bot driver and
+    page. It is ``actors`` without the seat that could still change its bid
+    (R-BID-CHANGE is a right, not a turn: nobody waits to be asked about it).
+    Under simultaneous bidding every seat that has not bid is asked.
+    """
+    if state.phase is Phase.BID and state.rules.bidding is Bidding.SEQUENTIAL:
+        return (state.to_act,)
+    return tuple(sorted(actors(state)))
+
+
 def forbidden_bid(state: GameState, seat: int) -> int | None:
     """R-HOOK: the bid the hook forbids ``seat`` now, if any."""
-    if not state.rules.hook or state.bid_count != state.players - 1 or state.bids[seat] is not None:
+    if state.bids[seat] is not None:
         return None
-    total = sum(b for b in state.bids if b is not None)
-    hook = state.hand_size - total
-    return hook if 0 <= hook <= state.hand_size else None
+    return plan.hook(state.rules, state.hand_size, state.bids)
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
@@ -441,13 +451,13 @@ def _check_deal(state: GameState, action: Deal) -> None:
                 raise IllegalActionError(f"seat {seat} was dealt {card!r}, which is not a card")
         used.extend(hand)
     turned = action.turned
-    left = state.rules.deck_size - n * size
-    if state.rules.trump is TrumpMode.TURN and left > 0:
+    every_card = plan.all_dealt(state.rules, size)
+    if state.rules.trump is TrumpMode.TURN and not every_card:
         if not isinstance(turned, Card):
             raise IllegalActionError("after the deal the next card is turned for trump (R-TRUMP-TURN)")
         used.append(turned)
     elif turned is not None:
-        why = "every card is dealt (R-TRUMP-NONE-ALL-DEALT)" if left == 0 else "trump is not turned"
+        why = "every card is dealt (R-TRUMP-NONE-ALL-DEALT)" if every_card else "trump is not turned"
         raise IllegalActionError(f"no card is turned: {why}")
     if state.rules.deck is Deck.STANDARD:
         if len(set(used)) == len(used):  # 52 distinct values: no card twice is enough
@@ -564,15 +574,11 @@ def _do_deal(state: GameState, action: Deal) -> None:
     state.log.append(action)
     state.hands = [list(h) for h in action.hands]
     state.turned = action.turned
-    mode = rules.trump
-    if mode is TrumpMode.TURN:  # R-TRUMP-TURN, R-TRUMP-NONE-ALL-DEALT
-        state.trump = action.turned.suit if action.turned is not None else None
-    elif mode is TrumpMode.ROTATE:  # R-TRUMP-ROTATE
-        state.trump = rules.trump_rotation[state.hand_number % len(rules.trump_rotation)]
-    elif mode is TrumpMode.FIXED:  # R-TRUMP-FIXED
-        state.trump = rules.trump_suit
+    if rules.trump is TrumpMode.TURN and action.turned is not None:
+        state.trump = action.turned.suit  # R-TRUMP-TURN
     else:
-        state.trump = None  # named later (R-TRUMP-BIDDER), or never
+        # Fixed by the rules, none (R-TRUMP-NONE-ALL-DEALT), or named later (R-TRUMP-BIDDER).
+        state.trump = plan.set_trump(rules, state.hand_number, state.hand_size)[1]
     n = state.players
     state.bids = [None] * n
     state.bid_count = 0
@@ -587,8 +593,7 @@ def _do_deal(state: GameState, action: Deal) -> None:
 
 
 def _first_leader(state: GameState) -> int:
-    # R-LEAD-DEALER / R-LEAD-LEFT
-    return state.dealer if state.rules.first_lead is FirstLead.DEALER else state.first_bidder
+    return plan.first_leader(state.rules, state.dealer)
 
 
 def _do_bid(state: GameState, action: Bid) -> None:
@@ -606,7 +611,7 @@ def _do_bid(state: GameState, action: Bid) -> None:
         return
     state.change_seat = seat if state.rules.bid_changes else None  # R-BID-CHANGE
     state.changes_made = 0
-    state.to_act = (seat + 1) % state.players
+    state.to_act = plan.left_of(seat, state.players)
 
 
 def _do_change(state: GameState, action: ChangeBid) -> None:
@@ -620,11 +625,8 @@ def _do_change(state: GameState, action: ChangeBid) -> None:
 
 
 def _end_bidding(state: GameState) -> None:
-    if state.rules.trump is TrumpMode.BIDDER:
-        # R-TRUMP-BIDDER: the highest bid; on a tie the first of them in bidding order.
-        n, first = state.players, state.first_bidder
-        order = [(first + i) % n for i in range(n)]
-        namer = max(order, key=lambda s: (state.bids[s], -order.index(s)))
+    namer = plan.trump_namer(state.rules, state.dealer, state.bids)
+    if namer is not None:
         state.trump_namer = namer
         state.phase = Phase.TRUMP
         state.to_act = namer
@@ -656,21 +658,9 @@ def _do_play(state: GameState, action: Play) -> None:
     trick.append(card)
     n = state.players
     if len(trick) < n:
-        state.to_act = seat + 1 if seat + 1 < n else 0
+        state.to_act = plan.left_of(seat, n)
         return
-    # R-TRICK: highest trump, else highest of the suit led. ">=" makes the later
-    # of two identical cards win (R-DECK-AU); distinct cards never tie.
-    trump = state.trump
-    best = trick[0]
-    best_i = 0
-    for i in range(1, n):
-        c = trick[i]
-        if c.suit is best.suit:
-            if c.rank >= best.rank:
-                best, best_i = c, i
-        elif c.suit is trump:
-            best, best_i = c, i
-    winner = (state.leader + best_i) % n
+    winner = (state.leader + plan.trick_winner(trick, state.trump)) % n
     state.tricks.append(Trick(state.leader, tuple(trick), winner))
     state.taken[winner] += 1
     state.trick = []
@@ -710,17 +700,9 @@ def _end_hand(state: GameState) -> None:
             state.exact[s] += 1
     state.hand_number += 1
     state.to_act = CHANCE
-    state.dealer = (state.dealer + 1) % state.players  # R-DEALER-ROTATE
-    schedule = rules.schedule
-    if state.hand_number < len(schedule):
-        state.hand_size = schedule[state.hand_number]
-        state.phase = Phase.DEAL
-    elif (
-        rules.tie_break is TieBreak.EXTRA_HANDS
-        and state.hand_number < len(schedule) + MAX_EXTRA_HANDS
-        and leaders_tied(rules, state.totals)
-    ):
-        state.hand_size = schedule[-1]  # R-TIE-EXTRA: another hand of that size
+    state.dealer = plan.left_of(state.dealer, state.players)  # R-DEALER-ROTATE
+    if plan.hand_follows(rules, state.hand_number, state.totals):
+        state.hand_size = plan.hand_size(rules, state.hand_number)
         state.phase = Phase.DEAL
     else:
         state.phase = Phase.OVER
@@ -775,7 +757,7 @@ def chance_action(state: GameState, rng: random.Random) -> DrawForDealer | Deal:
         n, size = state.players, state.hand_size
         hands = deal_from(pack, state.dealer, n, size)
         turned = None
-        if state.rules.trump is TrumpMode.TURN and n * size < len(pack):
+        if state.rules.trump is TrumpMode.TURN and not plan.all_dealt(state.rules, size):
             turned = pack[n * size]  # R-TRUMP-TURN: the next card
         return Deal(hands, turned)
     raise IllegalActionError(f"chance does not act now: the phase is {state.phase}")

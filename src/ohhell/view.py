@@ -34,6 +34,7 @@ from .game import (
     actors,
     forbidden_bid,
     legal_actions,
+    seats_to_ask,
 )
 from .rules import Bidding, Deck, Rules, TrumpMode
 from .scoring import bid_balance
@@ -72,6 +73,7 @@ class Observation:
     totals: tuple[int, ...]
     exact: tuple[int, ...]
     legal_actions: tuple[Action, ...]
+    to_ask: tuple[int, ...] = ()  # whose turn it is (``seats_to_ask``): actors less a bid-changer
 
     @property
     def players(self) -> int:
@@ -166,6 +168,7 @@ def observe(state: GameState, seat: int | None) -> Observation:
         totals=tuple(state.totals),
         exact=tuple(state.exact),
         legal_actions=tuple(legal_actions(state, seat)) if seat is not None and seat in who else (),
+        to_ask=seats_to_ask(state),
     )
 
 
@@ -252,7 +255,7 @@ def sample_hands(
     succeeds); otherwise it deals exactly: it counts, seat by seat, how many
     deals each split of the suits allows (``_suit_splits``) and draws a split
     with that weight, then the cards within it at random. Either way every
-    consistent deal is equally likely (tests/test_sampler.py checks it
+    consistent deal is equally likely (tests/core/test_sampler.py checks it
     against exact enumeration). Raises ``ValueError`` if no deal fits (which
     means the observation is corrupt).
     """

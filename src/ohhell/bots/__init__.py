@@ -8,24 +8,30 @@ the legal actions) and ``rulebased`` (the beginner and intermediate bots).
 
 from .base import (
     BOT_NAMES,
+    ENTRY_POINT_GROUP,
     OPPONENT_LEVELS,
     Bot,
     IllegalBotActionError,
     UnknownBotError,
+    bot_names,
     get_bot,
+    opponent_levels,
     play_match,
     play_out,
-    seats_to_ask,
+    register_bot,
 )
 
 __all__ = [
     "BOT_NAMES",
+    "ENTRY_POINT_GROUP",
     "OPPONENT_LEVELS",
     "Bot",
     "IllegalBotActionError",
     "UnknownBotError",
+    "bot_names",
     "get_bot",
+    "opponent_levels",
     "play_match",
     "play_out",
-    "seats_to_ask",
+    "register_bot",
 ]

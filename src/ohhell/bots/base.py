@@ -10,14 +10,23 @@ its seat would at a real table.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
-from ..game import Action, GameState, Phase, actors, advance_chance, apply, new_game
-from ..rules import Bidding, Rules
-from ..view import Observation, observe
+from .. import (
+    Action,
+    GameState,
+    Observation,
+    Rules,
+    advance_chance,
+    apply,
+    new_game,
+    observe,
+    seats_to_ask,
+)
 
 
 @runtime_checkable
@@ -41,8 +50,7 @@ class IllegalBotActionError(RuntimeError):
 
 # Bots by name, as "module:attribute" so that importing the registry imports no
 # bot module (and a slow or optional bot costs nothing until it is asked for).
-# Registering a bot is one line here.
-_REGISTRY: Final[dict[str, str]] = {
+_BUILT_IN: Final[dict[str, str]] = {
     "random": "ohhell.bots.random_bot:RandomBot",
     "beginner": "ohhell.bots.rulebased:BeginnerBot",
     "intermediate": "ohhell.bots.rulebased:IntermediateBot",
@@ -51,22 +59,84 @@ _REGISTRY: Final[dict[str, str]] = {
     "expert": "ohhell.bots.expert:ExpertBot",
 }
 
-BOT_NAMES: Final[tuple[str, ...]] = tuple(_REGISTRY)
-"""The registered bot names, weakest first."""
+BOT_NAMES: Final[tuple[str, ...]] = tuple(_BUILT_IN)
+"""The built-in bot names, weakest first (``bot_names()`` adds registered ones)."""
 
 OPPONENT_LEVELS: Final[tuple[str, ...]] = tuple(n for n in BOT_NAMES if n != "ismcts")
-"""The levels people play against in the terminal and the browser (the
+"""The built-in levels people play against in the terminal and the browser (the
 ``ismcts`` reference bot is for measurements: slow, and not meant as company)."""
+
+ENTRY_POINT_GROUP: Final = "ohhell.bots"
+"""Packages ship bots under this entry-point group: ``name = "pkg.module:Factory"``."""
+
+# Bots added at run time: by register_bot, or found under the entry-point group.
+_added: dict[str, str | Callable[..., Bot]] = {}
+_opponents: dict[str, bool] = {}
+_entry_points_read = False
+
+
+def register_bot(name: str, factory: str | Callable[..., Bot], *, opponent: bool = True) -> None:
+    """Make a bot known by ``name`` to ``get_bot``, tournaments and the servers.
+
+    ``factory`` is a callable that takes the bot's options as keywords and
+    returns a bot, or its ``"module:attribute"`` path (imported when first
+    asked for). With ``opponent`` the bot is offered as a level to play
+    against (``ohhell play``, ``ohhell serve``). A package can do the same
+    without code, with an entry point in the ``ohhell.bots`` group::
+
+        [project.entry-points."ohhell.bots"]
+        mybot = "mypkg.bot:MyBot"
+    """
+    key = name.strip().lower()
+    if not key or ":" in key or "," in key or key in _BUILT_IN:
+        raise ValueError(f"{name!r} cannot name a bot: it is empty, holds ':' or ',', or is built in")
+    _added[key] = factory
+    _opponents[key] = opponent
+
+
+def _read_entry_points() -> None:
+    global _entry_points_read
+    if _entry_points_read:
+        return
+    _entry_points_read = True
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        key = point.name.strip().lower()
+        if key not in _BUILT_IN and key not in _added:
+            _added[key] = point.value
+            _opponents[key] = True
+
+
+def bot_names() -> tuple[str, ...]:
+    """Every bot ``get_bot`` knows: the built-in ones, then registered ones."""
+    _read_entry_points()
+    return BOT_NAMES + tuple(_added)
+
+
+def opponent_levels() -> tuple[str, ...]:
+    """The levels offered to people: the built-in ones, then registered bots."""
+    _read_entry_points()
+    return OPPONENT_LEVELS + tuple(k for k in _added if _opponents.get(k))
+
+
+def _load(path: str) -> Callable[..., Bot]:
+    module_name, _, attribute = path.partition(":")
+    try:
+        factory: Callable[..., Bot] = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as err:
+        raise UnknownBotError(f"cannot load the bot {path!r}: {err}") from None
+    return factory
 
 
 def _factory(name: str) -> Callable[..., Bot]:
-    try:
-        target = _REGISTRY[name]
-    except KeyError:
-        raise UnknownBotError(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}") from None
-    module_name, _, attribute = target.partition(":")
-    factory: Callable[..., Bot] = getattr(importlib.import_module(module_name), attribute)
-    return factory
+    if name in _BUILT_IN:
+        return _load(_BUILT_IN[name])
+    _read_entry_points()
+    if name in _added:
+        target = _added[name]
+        return _load(target) if isinstance(target, str) else target
+    if ":" in name:  # "package.module:attribute", say from `ohhell tournament --bots`
+        return _load(name)
+    raise UnknownBotError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
 
 
 def get_bot(name: str, /, **options: Any) -> Bot:
@@ -75,19 +145,8 @@ def get_bot(name: str, /, **options: Any) -> Bot:
     >>> get_bot("random").name
     'random'
     """
-    return _factory(name.strip().lower())(**options)
-
-
-def seats_to_ask(state: GameState) -> tuple[int, ...]:
-    """The seats whose bots are asked for an action now, in seat order.
-
-    In sequential bidding only the bidder is asked, never the seat that could
-    still change its bid (R-BID-CHANGE is a right, so a bot is not made to
-    decide about it). Under simultaneous bidding every seat that has not bid.
-    """
-    if state.phase is Phase.BID and state.rules.bidding is Bidding.SEQUENTIAL:
-        return (state.to_act,)
-    return tuple(sorted(actors(state)))
+    key = name.strip()
+    return _factory(key if ":" in key else key.lower())(**options)
 
 
 def play_match(

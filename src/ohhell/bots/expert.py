@@ -26,10 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..game import Action, Bid, NameTrump, Phase, Play
-from ..rules import Bidding, Scoring
-from ..scoring import score_hand
-from ..view import Observation, sample_hands
+from .. import Action, Bid, Bidding, NameTrump, Observation, Phase, Play, Scoring, sample_hands, score_hand
 from .fastdeal import Layout, layout, playout, suit_index
 
 _RANK_VALUE = {14: 0.85, 13: 0.55, 12: 0.3, 11: 0.15}

@@ -16,14 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from ..cards import Card, Suit, australian_deck, standard_deck
-from ..rules import Deck, Rules
+from .. import Card, Deck, Rules, Suit, australian_deck, beat_masks, standard_deck
 
 
 class Layout:
     """Slot numbering for one pack: which slot is which card, and masks."""
 
-    __slots__ = ("above", "cards", "rank", "size", "slots_of", "suit", "suit_mask")
+    __slots__ = ("above", "beaten_by", "cards", "rank", "size", "slots_of", "suit", "suit_mask")
 
     def __init__(self, pack: Sequence[Card]) -> None:
         ordered = sorted(pack, key=lambda c: (c.suit, c.rank))
@@ -32,12 +31,12 @@ class Layout:
         self.suit = tuple(int(c.suit) for c in ordered)
         self.rank = tuple(int(c.rank) for c in ordered)
         self.suit_mask = tuple(sum(1 << i for i, c in enumerate(ordered) if c.suit == s) for s in range(4))
-        # above[i]: the slots of i's suit that beat slot i when played after it:
-        # higher ranks, and an identical card (R-DECK-AU: the second one wins).
-        self.above = tuple(
-            sum(1 << j for j, d in enumerate(ordered) if d.suit == c.suit and d.rank >= c.rank and j != i)
-            for i, c in enumerate(ordered)
-        )
+        # beaten_by[trump + 1][i]: the slots that beat slot i when played after
+        # it, with that trump (-1: none), from the core's one rule (ohhell.beats),
+        # so this table cannot disagree with the engine. Without trump these are
+        # the higher cards of i's suit and an identical card (R-DECK-AU).
+        self.beaten_by = tuple(beat_masks(ordered, None if t < 0 else Suit(t)) for t in range(-1, 4))
+        self.above = self.beaten_by[0]
         slots: dict[Card, list[int]] = {}
         for i, c in enumerate(ordered):
             slots.setdefault(c, []).append(i)
@@ -90,13 +89,10 @@ def trick_winner(lay: Layout, cards: Sequence[int], trump: int) -> int:
     """Index in ``cards`` (slots in playing order) of the winning card (R-TRICK)."""
     best = cards[0]
     best_i = 0
-    suit, above = lay.suit, lay.above
+    beaten_by = lay.beaten_by[trump + 1]
     for i in range(1, len(cards)):
         c = cards[i]
-        if suit[c] == suit[best]:
-            if above[best] >> c & 1:
-                best, best_i = c, i
-        elif suit[c] == trump:
+        if beaten_by[best] >> c & 1:
             best, best_i = c, i
     return best_i
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..game import Action
-from ..view import Observation
+from .. import Action, Observation
 from .expert import Evaluation, ExpertBot
 
 

@@ -22,9 +22,17 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from ..game import Action, ChangeBid, GameState, Phase, apply, legal_actions
-from ..view import Observation, sample_world
-from .base import seats_to_ask
+from .. import (
+    Action,
+    ChangeBid,
+    GameState,
+    Observation,
+    Phase,
+    apply,
+    legal_actions,
+    sample_world,
+    seats_to_ask,
+)
 
 
 @dataclass(slots=True)

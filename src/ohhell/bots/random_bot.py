@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..game import Action
-from ..view import Observation
+from .. import Action, Observation
 
 
 class RandomBot:

@@ -27,11 +27,25 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 
-from ..cards import Card, Rank, Suit, australian_deck, standard_deck
-from ..game import Action, Bid, ChangeBid, NameTrump, Play
-from ..rules import Deck, FirstLead, Rules
-from ..scoring import hand_score
-from ..view import Observation
+from .. import (
+    Action,
+    Bid,
+    Card,
+    ChangeBid,
+    Deck,
+    FirstLead,
+    NameTrump,
+    Observation,
+    Play,
+    Rank,
+    Rules,
+    Suit,
+    australian_deck,
+    beats,
+    hand_score,
+    standard_deck,
+    trick_winner,
+)
 
 Trick = tuple[tuple[int, Card], ...]
 
@@ -44,23 +58,9 @@ def _pack(deck: Deck, players: int) -> tuple[Card, ...]:
     return tuple(australian_deck(players) if deck is Deck.AUSTRALIAN else standard_deck())
 
 
-def beats(card: Card, best: Card, trump: Suit | None) -> bool:
-    """Does ``card``, played after ``best`` (the trick's current winner), win?
-
-    R-TRICK, and R-DECK-AU: of two identical cards the later one wins.
-    """
-    if card.suit is best.suit:
-        return card.rank >= best.rank
-    return card.suit is trump
-
-
-def trick_winner(trick: Trick, trump: Suit | None) -> tuple[int, Card]:
-    """The seat and card winning a (possibly unfinished) trick."""
-    seat, best = trick[0]
-    for s, c in trick[1:]:
-        if beats(c, best, trump):
-            seat, best = s, c
-    return seat, best
+def winning_play(trick: Trick, trump: Suit | None) -> tuple[int, Card]:
+    """The seat and card winning a (possibly unfinished) trick (``ohhell.trick_winner``)."""
+    return trick[trick_winner([card for _, card in trick], trump)]
 
 
 def _binomial(count: int, p: float) -> list[float]:
@@ -250,7 +250,7 @@ class _Table:
         """Chance that ``card`` wins the current trick (it is led if the trick is empty)."""
         trick = self.obs.trick
         if trick:
-            _, best = trick_winner(trick, self.trump)
+            _, best = winning_play(trick, self.trump)
             if not beats(card, best, self.trump):
                 return 0.0
             led = trick[0][1].suit
@@ -382,7 +382,7 @@ class BeginnerBot(_RuleBot):
 
     def _follow(self, table: _Table, cards: list[Card], goal: str, need: int, left: int) -> Card:
         trump = table.trump
-        _, best = trick_winner(table.obs.trick, trump)
+        _, best = winning_play(table.obs.trick, trump)
         winners = [c for c in cards if beats(c, best, trump)]
         losers = [c for c in cards if c not in winners]
         last = len(table.obs.trick) == table.n - 1
@@ -501,7 +501,7 @@ class IntermediateBot(_RuleBot):
         if obs.trick:
             # Hurt the opponents where it is cheap: take the trick from one who
             # needs it, leave it to one who has made his bid.
-            win_seat, _ = trick_winner(obs.trick, trump)
+            win_seat, _ = winning_play(obs.trick, trump)
             win_need = table.need(win_seat)
             alive = win_need is not None and 0 <= win_need <= len(table.hand)  # its bid can still be made
             if win_seat not in table.teammates and alive:
@@ -630,7 +630,7 @@ def _blind_win_chance(obs: Observation, trump: Suit | bool | None = False) -> fl
         for card, m in pool.items():
             trick = tuple((s, card if s == me else (obs.hands[s] or (card,))[0]) for s in order)
             total += m
-            if trick_winner(trick, t)[0] == me:
+            if winning_play(trick, t)[0] == me:
                 wins += m
     return wins / total if total else 0.0
 
@@ -661,7 +661,7 @@ def _crude_bid(obs: Observation, table: _Table, bids: list[int]) -> int:
 def _crude_hold(table: _Table, card: Card) -> float:
     trick = table.obs.trick
     if trick:
-        _, best = trick_winner(trick, table.trump)
+        _, best = winning_play(trick, table.trump)
         if not beats(card, best, table.trump):
             return 0.0
         if len(trick) == table.n - 1:

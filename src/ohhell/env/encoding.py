@@ -18,7 +18,7 @@ Actions (``ACTION_SIZE`` = 76 ids, one space for every variant):
 * ``71..75`` name trump clubs, diamonds, hearts, spades, no trump (R-TRUMP-BIDDER).
 
 R-BID-CHANGE: a bid change is a right no bot is made to decide, so it has no id;
-the seat that could change its bid is simply not asked (``bots.seats_to_ask``).
+the seat that could change its bid is simply not asked (``ohhell.seats_to_ask``).
 
 >>> from ohhell.game import Bid, Play
 >>> from ohhell.cards import Card
@@ -34,10 +34,24 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import ALL_CARDS, Card, Suit
-from ..game import Action, Bid, ChangeBid, NameTrump, Phase, Play
-from ..rules import Bidding, Deck, FirstLead, Scoring, TieBreak, TrumpMode
-from ..view import Observation
+from .. import (
+    ALL_CARDS,
+    Action,
+    Bid,
+    Bidding,
+    Card,
+    ChangeBid,
+    Deck,
+    FirstLead,
+    NameTrump,
+    Observation,
+    Phase,
+    Play,
+    Scoring,
+    Suit,
+    TieBreak,
+    TrumpMode,
+)
 
 MAX_PLAYERS: Final = 7
 """Seats the vector has room for (R-PLAYERS: 3..7); smaller tables are padded."""

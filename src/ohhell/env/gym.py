@@ -33,8 +33,8 @@ from typing import Any, Final, SupportsFloat
 import gymnasium
 import numpy as np
 
+from .. import Rules
 from ..bots import Bot, get_bot
-from ..rules import Rules
 from .encoding import ACTION_SIZE, action_id, describe_action_id, legal_action_ids
 from .oh_hell_v0 import ObsDict, raw_env
 

@@ -36,22 +36,26 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from ..bots import seats_to_ask
-from ..game import (
+from .. import (
     Action,
     GameState,
     IllegalActionError,
+    Observation,
     Phase,
+    Rules,
+    TieBreak,
     advance_chance,
     apply,
     check,
     legal_actions,
+    make_rules,
     new_game,
+    observe,
+    parse_option,
+    seats_to_ask,
+    sides,
 )
-from ..rules import Rules, TieBreak, make_rules, parse_option
-from ..scoring import sides
-from ..view import Observation, observe
-from ..view import sample_world as _sample_world
+from .. import sample_world as _sample_world
 from .encoding import (
     ACTION_SIZE,
     OBSERVATION_SIZE,

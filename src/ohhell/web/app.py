@@ -27,11 +27,23 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..bots import OPPONENT_LEVELS
-from ..game import Phase, apply, most_actions, new_game
-from ..record import Record, RecordError, dumps, format_action, loads
-from ..rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, make_rules
-from ..view import observe
+from .. import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Phase,
+    Record,
+    RecordError,
+    RulesError,
+    apply,
+    dumps,
+    format_action,
+    loads,
+    make_rules,
+    most_actions,
+    new_game,
+    observe,
+)
+from ..bots import opponent_levels
 from .guard import Guard, Quotas, client_address
 from .hub import Hub
 from .protocol import (
@@ -220,8 +232,8 @@ class Server:
         data = await json_body(request)
         preset = _text(data, "preset", "pagat")
         level = _text(data, "level", "intermediate")
-        if level not in OPPONENT_LEVELS:
-            raise TableError(f"unknown bot level {level!r}; levels are {', '.join(OPPONENT_LEVELS)}")
+        if level not in opponent_levels():
+            raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
         rules = make_rules(preset)
         name = _name(data, "You")
         kinds = [HUMAN] + [level] * (rules.players - 1)

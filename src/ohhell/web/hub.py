@@ -14,8 +14,8 @@ import secrets
 import time
 from collections.abc import Callable
 
-from ..bots import OPPONENT_LEVELS
-from ..rules import Rules
+from .. import Rules
+from ..bots import opponent_levels
 from .store import SeatRow, Store
 from .table import (
     BOT,
@@ -176,11 +176,11 @@ class Hub:
                 rows.append(SeatRow(seat, host_name, HUMAN, None, token_hash(token)))
             elif kind == HUMAN:
                 rows.append(SeatRow(seat, None, OPEN, None, None))
-            elif kind in OPPONENT_LEVELS:
+            elif kind in opponent_levels():
                 rows.append(SeatRow(seat, _bot_name(seat, kind), BOT, kind, None))
             else:
                 raise TableError(
-                    f"seat {seat}: {kind!r} is neither human nor a bot level ({', '.join(OPPONENT_LEVELS)})"
+                    f"seat {seat}: {kind!r} is neither human nor a bot level ({', '.join(opponent_levels())})"
                 )
         seed = secrets.randbelow(2**62) if seed is None else seed
         clock = self.clock if clock is None else check_clock(clock)
@@ -210,8 +210,8 @@ class Hub:
             self._host(table, token)
             if table.status != "lobby":
                 raise TableError("the match has started", status=409)
-            if level not in OPPONENT_LEVELS:
-                raise TableError(f"unknown bot level {level!r}; levels are {', '.join(OPPONENT_LEVELS)}")
+            if level not in opponent_levels():
+                raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
             for s in table.seats:
                 if s.kind == OPEN:
                     s.name, s.kind, s.level = _bot_name(s.seat, level), BOT, level
@@ -246,7 +246,7 @@ class Hub:
 
 
 def _bot_name(seat: int, level: str) -> str:
-    from ..session import BOT_SEAT_NAMES
+    from ..terminal.session import BOT_SEAT_NAMES
 
     return f"{BOT_SEAT_NAMES[seat % len(BOT_SEAT_NAMES)]} ({level})"
 

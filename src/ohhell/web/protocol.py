@@ -15,11 +15,30 @@ import typing
 from enum import StrEnum
 from typing import Any, Final
 
-from ..cards import Card, CardError, Suit
-from ..game import Action, Bid, ChangeBid, Deal, DrawForDealer, HandResult, NameTrump, Phase, Play, Trick
-from ..rules import OPTION_NAMES, PRESETS, Rules
-from ..scoring import standings
-from ..view import Observation, SealedBid, SeenAction, SeenDeal
+from .. import (
+    OPTION_NAMES,
+    PRESETS,
+    Action,
+    Bid,
+    Bidding,
+    Card,
+    CardError,
+    ChangeBid,
+    Deal,
+    DrawForDealer,
+    HandResult,
+    NameTrump,
+    Observation,
+    Phase,
+    Play,
+    Rules,
+    SealedBid,
+    SeenAction,
+    SeenDeal,
+    Suit,
+    Trick,
+    standings,
+)
 
 MAX_MESSAGE: Final = 4096
 """The largest client message (bytes) the server reads; a longer one is refused."""
@@ -73,8 +92,14 @@ def seen_json(seen: SeenAction) -> Json:
     return action_json(seen)
 
 
-def _trick_json(trick: Trick) -> Json:
-    return {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner}
+def trick_json(trick: Trick, players: int) -> Json:
+    plays = [[trick.seat_of(i, players), str(c)] for i, c in enumerate(trick.cards)]
+    return {
+        "leader": trick.leader,
+        "cards": [str(c) for c in trick.cards],
+        "plays": plays,
+        "winner": trick.winner,
+    }
 
 
 def _suit(suit: Suit | None) -> str | None:
@@ -119,10 +144,15 @@ def observation_json(obs: Observation, names: typing.Sequence[str], *, can_chang
         "has_bid": list(obs.has_bid),
         "balance": obs.balance,
         "actors": list(obs.actors),
+        # Whose turn it is, and (R-BID-CHANGE) whose bid ends a change window:
+        # decided here by the core, so no page works out a turn for itself.
+        "turn": list(obs.to_ask),
+        "change_until": obs.to_ask[0] if can_change and obs.to_ask else None,
+        "bids_sealed": obs.rules.bidding is Bidding.SIMULTANEOUS and obs.phase is Phase.BID,
         "forbidden_bid": obs.forbidden_bid,
         "leader": obs.leader,
         "trick": [[seat, str(card)] for seat, card in obs.trick],
-        "tricks": [_trick_json(t) for t in obs.tricks],
+        "tricks": [trick_json(t, obs.players) for t in obs.tricks],
         "taken": list(obs.taken),
         "voids": [sorted(s.letter for s in v) for v in obs.voids],
         "draws": [[card_text(c) for c in d.cards] for d in obs.draws],
@@ -196,14 +226,16 @@ _HELP: Final = {
 
 def options_json() -> Json:
     """Presets, every rule option with its choices, for the new-table form
-    (a copy of what is made once: it took 7 ms on the event loop each time)."""
-    return copy.deepcopy(_options())
+    and the bot levels. The rule part is made once (it took 7 ms on the event
+    loop each time); the levels are read each time, since bots can be
+    registered while the program runs."""
+    from ..bots import opponent_levels
+
+    return {**copy.deepcopy(_options()), "levels": list(opponent_levels())}
 
 
 @functools.cache
 def _options() -> Json:
-    from ..bots import OPPONENT_LEVELS
-
     return {
         "presets": {name: rules.options() for name, rules in PRESETS.items()},
         "options": [
@@ -214,7 +246,6 @@ def _options() -> Json:
             }
             for name in OPTION_NAMES
         ],
-        "levels": list(OPPONENT_LEVELS),
     }
 
 

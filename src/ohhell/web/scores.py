@@ -2,7 +2,7 @@
 
 ``score_routes(server)`` gives the pages and the JSON API (docs/web.md,
 "The scorekeeper"); the app adds them to its routes. The model is
-``ohhell.scorekeeper.ScoreGame``: entries are the truth and the sheet is
+``ohhell.scorekeeper.model.ScoreGame``: entries are the truth and the sheet is
 recomputed from them, so every request loads the game from its row, applies
 one command and, if the model accepts it, writes the row back. A refused
 command answers 400 with the model's reason and changes nothing.
@@ -35,7 +35,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from sqlalchemy import Column, Float, Integer, String, Table, Text, insert, select, update
 from sqlalchemy.engine import Engine
@@ -43,17 +43,25 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from .. import MAX_PLAYERS, MIN_PLAYERS, RulesError, Scoring, make_rules
 from ..describe import describe_rules, rules_title
-from ..rules import MAX_PLAYERS, MIN_PLAYERS, RulesError, Scoring, make_rules
 from ..scorekeeper import KEEP, HandView, ScoreError, ScoreGame, parse_trump
-from .guard import client_address
+from .guard import Quotas, client_address
 from .protocol import ProtocolError, clean_name
 from .requests import int_field, json_body
-from .store import metadata
+from .store import Store, metadata
 from .table import TableError, new_token, token_hash
 
-if TYPE_CHECKING:  # app.py imports this module: no import of app.py at run time
-    from .app import Server
+
+class ScoreHost(Protocol):
+    """What the score routes need of the server (``app.Server`` is one)."""
+
+    @property
+    def store(self) -> Store | None: ...
+
+    @property
+    def quotas(self) -> Quotas: ...
+
 
 STATIC = resources.files("ohhell.web") / "static"
 MAX_UNDO: Final = 400  # commands that can be taken back, newest first
@@ -359,7 +367,7 @@ def apply_entry(game: ScoreGame, data: Json, undo: list[Json]) -> tuple[ScoreGam
 class ScoreRoutes:
     """The handlers; ``server.store`` is looked up at request time (after the lifespan)."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: ScoreHost) -> None:
         self.server = server
 
     @property
@@ -461,7 +469,7 @@ def _guarded(handler: Handler) -> Handler:
     return endpoint
 
 
-def score_routes(server: Server) -> list[Route]:
+def score_routes(server: ScoreHost) -> list[Route]:
     """The scorekeeper's pages and API, to add to ``create_app``'s routes."""
     h = ScoreRoutes(server)
     return [

@@ -24,26 +24,31 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..bots import Bot, get_bot, seats_to_ask
-from ..game import (
+from .. import (
     Action,
     Bid,
+    Bidding,
     Deal,
     DrawForDealer,
     GameState,
     IllegalActionError,
     Phase,
     Play,
+    Record,
+    Rules,
     apply,
     chance_action,
     check,
+    format_action,
     legal_actions,
+    make_rules,
     new_game,
+    observe,
+    parse_action,
+    seats_to_ask,
 )
-from ..record import Record, format_action, parse_action
-from ..rules import Bidding, Rules, make_rules
-from ..view import observe
-from .protocol import Json, action_json, dumps, observation_json
+from ..bots import Bot, get_bot
+from .protocol import Json, action_json, dumps, observation_json, trick_json
 from .store import SeatRow, StaleVersion, Store, TableRow
 from .thinking import Thinkers
 
@@ -360,6 +365,11 @@ class LiveTable:
                 "cards": [None if c is None else str(c) for c in action.cards],
             }
         seen = action_json(action)
+        st = self.state
+        if isinstance(action, Play) and not st.trick and st.tricks:
+            # The play finished a trick: its cards and winner, also for the
+            # last trick of a hand, which the next observation no longer holds.
+            seen["trick"] = trick_json(st.tricks[-1], st.players)
         sealed = (
             self.rules.bidding is Bidding.SIMULTANEOUS
             and self.state.phase is Phase.BID

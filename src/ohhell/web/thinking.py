@@ -18,10 +18,9 @@ import os
 import random
 from typing import Any
 
+from .. import Action, Observation
 from ..bots import get_bot
 from ..bots.hint import Hint, hint
-from ..game import Action
-from ..view import Observation
 
 
 def _choose(level: str, options: dict[str, Any], obs: Observation, seed: str) -> Action:

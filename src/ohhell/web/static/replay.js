@@ -238,7 +238,7 @@ function finishedTrick(i) {
   if (o.trick.length) return null;
   if (o.tricks.length) {
     const t = o.tricks[o.tricks.length - 1];
-    return { plays: t.cards.map((c, k) => [(t.leader + k) % o.players, c]), winner: t.winner };
+    return { plays: t.plays, winner: t.winner }; // [seat, card] in playing order, from the server
   }
   if (!i || !R.trickEnds.includes(i)) return null;
   const prev = R.frames[i - 1].obs;

@@ -254,22 +254,16 @@ function seatInfo(s) {
 function trackTricks(prev, obs, last) {
   if (obs.tricks.length) {
     const t = obs.tricks[obs.tricks.length - 1];
-    const plays = t.cards.map((card, i) => [(t.leader + i) % obs.players, card]);
+    const plays = t.plays; // [seat, card] in playing order, from the server
     S.lastTrick = { plays, winner: t.winner, hand: obs.hand_number };
     return;
   }
-  // The last card of a hand: the new observation has no tricks any more, so
-  // rebuild the trick from the previous one and the card just played; the
-  // winner is whoever's trick count went up in the hand's result.
-  const ended = prev && prev.phase === "play" && last && last.kind === "play"
+  // The last card of a hand: the new observation has no tricks any more; the
+  // server sends the finished trick with the play that ended it.
+  const ended = prev && prev.phase === "play" && last && last.kind === "play" && last.trick
     && obs.results.length > prev.results.length;
   if (!ended) return;
-  const result = obs.results[obs.results.length - 1];
-  let card = last.card;
-  if (!card && prev.hands[last.seat]) card = prev.hands[last.seat][0]; // Devil's Bridge: seen by others
-  const plays = [...prev.trick, [last.seat, card || null]];
-  const winner = result.tricks.findIndex((t, s) => t > prev.taken[s]);
-  S.lastTrick = { plays, winner, hand: prev.hand_number };
+  S.lastTrick = { plays: last.trick.plays, winner: last.trick.winner, hand: prev.hand_number };
   S.finishedUntil = Date.now() + FINISHED_TRICK_MS;
   setTimeout(render, FINISHED_TRICK_MS + 50);
 }
@@ -628,12 +622,12 @@ function statusLine() {
     let text = `Your bid: 0 to ${o.hand_size}`;
     if (o.forbidden_bid !== null && o.forbidden_bid !== undefined) text += `, not ${o.forbidden_bid} (the hook)`;
     if (o.devils_bridge) text = `You see everyone's card but your own. ${text}`;
-    if (sealedBidding()) text += ". Bids stay sealed until everyone has bid";
+    if (o.bids_sealed) text += ". Bids stay sealed until everyone has bid";
     if (S.digits) text += `. Typed ${S.digits}: another digit, or Enter`;
     return el("strong", {}, `${text}.`);
   }
   if (m === "change") {
-    const next = o.names[(S.seat + 1) % o.players];
+    const next = o.change_until === null || o.change_until === undefined ? "the next player" : o.names[o.change_until];
     return el("strong", {}, `You may change your bid of ${o.bids[S.seat]} until ${next} bids, or keep it.`);
   }
   if (m === "trump") return el("strong", {}, "You bid highest: name trump, or no trump.");
@@ -785,12 +779,9 @@ function replaceButton(s, info) {
  * Is it `s`'s turn? In sequential bidding with bid changes, the seat that may
  * still change its bid is an actor too, but it is not the one we wait for.
  */
-function isTurn(o, s) {
-  if (!o.actors.includes(s) || !["bid", "trump", "play"].includes(o.phase)) return false;
-  return !(o.phase === "bid" && o.bids[s] !== null && o.actors.length > 1 && !sealedBidding());
-}
+// Whose turn it is comes from the server ("turn"), which asks the rules.
+const isTurn = (o, s) => Boolean(o.turn && o.turn.includes(s));
 
-const sealedBidding = () => Boolean(S.table && S.table.rules && S.table.rules.bidding === "simultaneous");
 
 function kindLine(info) {
   if (info.away) return el("div", { class: "kind away-note" }, "(bot playing until they return)");

@@ -1,0 +1,7 @@
+"""``python -m ohhell``: the ``ohhell`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

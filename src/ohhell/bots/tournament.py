@@ -1,0 +1,458 @@
+"""Duplicate tournaments between bots, and the ``ohhell tournament`` command.
+
+Luck is the largest part of one hand of Oh Hell, so bots are compared on the
+same cards: every deal is replayed with the bots rotated through every seat,
+and a bot's result for a deal is its mean score per hand over all the seats it
+held. Those per-deal means are the sample units of the mean and its 95%
+confidence interval, and paired differences between bots come from the same
+deals. A deal is one hand (a single-hand match whose size follows the rules'
+schedule in turn, the dealer moving one seat per deal); with ``matches=True`` it
+is a whole match, for the exact-bid rate over full matches.
+
+Deals and bot randomness are drawn from seeds derived from the tournament seed
+and the deal index, so the result does not depend on how the deals are split
+over worker processes (``jobs``). Only the decision times do.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .. import Rules, TieBreak, TrumpMode
+from .base import Bot, UnknownBotError, bot_names, get_bot, play_match
+
+_Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot be run as asked (deals, jobs, a missing extra)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """One bot's summary over the tournament."""
+
+    name: str
+    mean: float  # mean score per hand, over deals
+    ci_low: float  # 95% confidence interval of the mean (nan with fewer than 2 deals)
+    ci_high: float
+    exact_rate: float  # share of its hands bid exactly
+    hands: int  # seat-hands played
+    decisions: int
+    median_ms: float  # decision time
+    p95_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """The paired difference of two bots' mean scores per hand, ``a`` minus ``b``."""
+
+    a: str
+    b: str
+    mean: float
+    ci_low: float
+    ci_high: float
+
+    @property
+    def significant(self) -> bool:
+        """Does the 95% interval exclude zero?"""
+        return self.ci_low > 0 or self.ci_high < 0
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Everything a tournament measured; ``as_dict`` gives it as JSON-ready data."""
+
+    bots: tuple[str, ...]  # labels, one per entry of the bot list
+    rules: Rules
+    deals: int
+    seed: int
+    matches: bool
+    rotations: int
+    stats: tuple[BotStats, ...]
+    differences: tuple[Difference, ...]
+    per_deal: tuple[tuple[float | None, ...], ...]  # deal -> bot -> mean score per hand
+    seconds: float = field(compare=False)
+
+    def as_dict(self, timing: bool = True) -> dict[str, Any]:
+        """Plain data; ``timing=False`` leaves out what depends on the machine."""
+        stats = []
+        for s in self.stats:
+            row: dict[str, Any] = {
+                "bot": s.name,
+                "mean_score_per_hand": _num(s.mean),
+                "ci95": [_num(s.ci_low), _num(s.ci_high)],
+                "exact_rate": _num(s.exact_rate),
+                "hands": s.hands,
+                "decisions": s.decisions,
+            }
+            if timing:
+                row["median_decision_ms"] = _num(s.median_ms)
+                row["p95_decision_ms"] = _num(s.p95_ms)
+            stats.append(row)
+        out: dict[str, Any] = {
+            "bots": list(self.bots),
+            "rules": self.rules.options(),
+            "mode": "matches" if self.matches else "deals",
+            "deals": self.deals,
+            "seed": self.seed,
+            "rotations": self.rotations,
+            "stats": stats,
+            "differences": [
+                {
+                    "a": d.a,
+                    "b": d.b,
+                    "mean": _num(d.mean),
+                    "ci95": [_num(d.ci_low), _num(d.ci_high)],
+                    "significant": d.significant,
+                }
+                for d in self.differences
+            ],
+        }
+        if timing:
+            out["seconds"] = round(self.seconds, 3)
+        return out
+
+
+def _num(x: float) -> float | None:
+    return None if math.isnan(x) else round(x, 4)
+
+
+# --- Playing the deals (in this process or in workers). ---
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    bots: tuple[str, ...]
+    rules: Rules
+    seed: int
+    matches: bool
+    indices: tuple[int, ...]
+    think: float | None = None  # seconds per decision for search bots
+
+
+SEARCH_BOTS = frozenset({"expert"})
+"""Bots whose strength depends on thinking time (``think``)."""
+
+
+def make_bot(name: str, think: float | None) -> Bot:
+    """A bot by name; search bots get ``think`` seconds per decision."""
+    if think is not None and name in SEARCH_BOTS:
+        return get_bot(name, seconds=think)
+    return get_bot(name)
+
+
+@dataclass(slots=True)
+class _DealOutcome:
+    """One deal over every rotation: sums by bot index."""
+
+    index: int
+    score: list[float]
+    hands: list[int]
+    exact: list[int]
+    times: list[list[float]]
+
+
+def seating(bots: int, players: int, rotation: int) -> list[int]:
+    """The bot index in each seat for a rotation: seat s holds bot (s + r) mod m.
+
+    Over ``bots`` rotations every bot sits in every seat once.
+
+    >>> [seating(4, 4, r) for r in range(2)], seating(2, 4, 1)
+    ([[0, 1, 2, 3], [1, 2, 3, 0]], [1, 0, 1, 0])
+    """
+    return [(s + rotation) % bots for s in range(players)]
+
+
+def deal_rules(rules: Rules, index: int) -> Rules:
+    """The single-hand rules of deal ``index``: the hand size and trump step of
+    that place in the schedule (cycling), the dealer moving one seat per deal."""
+    step = index % len(rules.schedule)
+    size = rules.schedule[step]
+    changes: dict[str, Any] = {
+        "hand_sizes": (size,),
+        "first_dealer": index % rules.players,
+        "tie_break": TieBreak.NONE,  # R-TIE-EXTRA belongs to whole matches
+        "devils_bridge": rules.devils_bridge and size == 1,
+    }
+    if rules.trump is TrumpMode.ROTATE:  # R-TRUMP-ROTATE: the step this hand would have had
+        changes["trump_rotation"] = (rules.trump_rotation[step % len(rules.trump_rotation)],)
+    return rules.replace(**changes)
+
+
+def _play_deals(job: _Job) -> list[_DealOutcome]:
+    m, n = len(job.bots), job.rules.players
+    out = []
+    for index in job.indices:
+        rules = job.rules if job.matches else deal_rules(job.rules, index)
+        outcome = _DealOutcome(index, [0.0] * m, [0] * m, [0] * m, [[] for _ in range(m)])
+        for rotation in range(m):
+            seats = seating(m, n, rotation)
+            bots = [make_bot(job.bots[b], job.think) for b in seats]
+            timings: list[list[float]] = [[] for _ in range(n)]
+            state = play_match(
+                rules,
+                bots,
+                random.Random(f"ohhell-tournament/{job.seed}/{index}/{rotation}/bots"),
+                chance_rng=random.Random(f"ohhell-tournament/{job.seed}/{index}/chance"),
+                timings=timings,
+            )
+            for seat, b in enumerate(seats):
+                outcome.score[b] += sum(r.scores[seat] for r in state.results)
+                outcome.hands[b] += len(state.results)
+                outcome.exact[b] += state.exact[seat]
+                outcome.times[b].extend(timings[seat])
+        out.append(outcome)
+    return out
+
+
+class _Progress:
+    """A plain-text progress bar on one line of stderr, redrawn at most ten times a second."""
+
+    def __init__(self, total: int, stream: TextIO | None, label: str) -> None:
+        self.total, self.stream, self.label = total, stream, label
+        self.done = 0
+        self.start = self.drawn = time.perf_counter()
+
+    def advance(self, count: int) -> None:
+        self.done += count
+        now = time.perf_counter()
+        finished = self.done >= self.total
+        if self.stream is None or (now - self.drawn < 0.1 and not finished):
+            return
+        self.drawn = now
+        width = 30
+        filled = width * self.done // max(1, self.total)
+        bar = "#" * filled + "." * (width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total} {now - self.start:6.1f} s")
+        if finished:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _chunks(indices: Sequence[int], size: int) -> Iterable[tuple[int, ...]]:
+    for at in range(0, len(indices), size):
+        yield tuple(indices[at : at + size])
+
+
+def run_tournament(
+    bots: list[str],
+    rules: Rules,
+    deals: int,
+    seed: int,
+    jobs: int = 1,
+    progress: bool = True,
+    *,
+    matches: bool = False,
+    think: float | None = None,
+) -> TournamentResult:
+    """Play ``deals`` duplicate deals (or whole matches) between ``bots`` by name.
+
+    Every deal is played once per rotation of the bots through the seats (as
+    many rotations as bots); with fewer bots than seats a bot holds several
+    seats. ``jobs`` > 1 splits the deals over worker processes with the same
+    result. ``progress`` draws a bar on stderr. ``think`` is the time per
+    decision of search bots (their default when None).
+    """
+    # A registered name, or a "package.module:attribute" path to a bot factory.
+    names = [b.strip() if ":" in b else b.strip().lower() for b in bots]
+    if not names:
+        raise UnknownBotError(f"name at least one bot; bots are {', '.join(bot_names())}")
+    for name in names:
+        if name not in bot_names() and ":" not in name:
+            raise UnknownBotError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
+    if deals < 1:
+        raise TournamentError(f"a tournament needs at least 1 deal, not {deals}")
+    if jobs < 1:
+        raise TournamentError(f"jobs must be at least 1, not {jobs}")
+    if think is not None and think <= 0:
+        raise TournamentError(f"thinking time must be positive, not {think}")
+    start = time.perf_counter()
+    indices = list(range(deals))
+    bar = _Progress(deals, sys.stderr if progress else None, "matches" if matches else "deals")
+    outcomes: dict[int, _DealOutcome] = {}
+    if jobs == 1:
+        for chunk in _chunks(indices, 1):
+            for o in _play_deals(_Job(tuple(names), rules, seed, matches, chunk, think)):
+                outcomes[o.index] = o
+            bar.advance(len(chunk))
+    else:
+        # Small chunks keep the workers evenly busy and the progress bar moving.
+        size = max(1, min(25, deals // (jobs * 8)))
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [
+                pool.submit(_play_deals, _Job(tuple(names), rules, seed, matches, chunk, think))
+                for chunk in _chunks(indices, size)
+            ]
+            for future in as_completed(futures):
+                done = future.result()
+                for o in done:
+                    outcomes[o.index] = o
+                bar.advance(len(done))
+    ordered = [outcomes[i] for i in indices]
+    return _summarise(names, rules, seed, matches, ordered, time.perf_counter() - start)
+
+
+def _labels(names: Sequence[str]) -> tuple[str, ...]:
+    # The same bot twice gets "random", "random#2": the entries are separate players.
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return tuple(out)
+
+
+def mean_ci(sample: Sequence[float]) -> tuple[float, float, float]:
+    """The mean and its normal 95% confidence interval (nan bounds below 2 values).
+
+    >>> [round(x, 3) for x in mean_ci([1.0, 2.0, 3.0, 4.0])]
+    [2.5, 1.235, 3.765]
+    """
+    count = len(sample)
+    if count == 0:
+        return math.nan, math.nan, math.nan
+    mean = math.fsum(sample) / count
+    if count < 2:
+        return mean, math.nan, math.nan
+    var = math.fsum((x - mean) ** 2 for x in sample) / (count - 1)
+    half = _Z95 * math.sqrt(var / count)
+    return mean, mean - half, mean + half
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    pos = q * (len(ordered) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def _summarise(
+    names: list[str], rules: Rules, seed: int, matches: bool, outcomes: list[_DealOutcome], seconds: float
+) -> TournamentResult:
+    labels = _labels(names)
+    m = len(names)
+    per_deal: list[tuple[float | None, ...]] = []
+    for o in outcomes:
+        per_deal.append(tuple(o.score[b] / o.hands[b] if o.hands[b] else None for b in range(m)))
+    stats = []
+    for b in range(m):
+        sample = [row[b] for row in per_deal if row[b] is not None]
+        mean, low, high = mean_ci([x for x in sample if x is not None])
+        hands = sum(o.hands[b] for o in outcomes)
+        times = [t for o in outcomes for t in o.times[b]]
+        stats.append(
+            BotStats(
+                name=labels[b],
+                mean=mean,
+                ci_low=low,
+                ci_high=high,
+                exact_rate=sum(o.exact[b] for o in outcomes) / hands if hands else math.nan,
+                hands=hands,
+                decisions=len(times),
+                median_ms=_percentile(times, 0.5) * 1000,
+                p95_ms=_percentile(times, 0.95) * 1000,
+            )
+        )
+    differences = []
+    for a in range(m):
+        for b in range(a + 1, m):
+            paired = [x - y for row in per_deal if (x := row[a]) is not None and (y := row[b]) is not None]
+            mean, low, high = mean_ci(paired)
+            differences.append(Difference(labels[a], labels[b], mean, low, high))
+    return TournamentResult(
+        bots=labels,
+        rules=rules,
+        deals=len(outcomes),
+        seed=seed,
+        matches=matches,
+        rotations=m,
+        stats=tuple(stats),
+        differences=tuple(differences),
+        per_deal=tuple(per_deal),
+        seconds=seconds,
+    )
+
+
+# --- Text, plot and the command. ---
+
+
+def format_result(result: TournamentResult) -> str:
+    """The result as a table for people."""
+    unit = "matches" if result.matches else "deals (single hands)"
+    lines = [
+        f"Duplicate tournament: {result.deals} {unit} x {result.rotations} rotations, "
+        f"{result.rules.players} players, seed {result.seed}, {result.seconds:.1f} s",
+        "",
+        f"{'bot':<16}{'score/hand':>11}  {'95% CI':<17}{'exact':>7}{'median ms':>11}{'p95 ms':>9}",
+    ]
+    for s in sorted(result.stats, key=lambda s: -s.mean if not math.isnan(s.mean) else math.inf):
+        ci = f"[{s.ci_low:.2f}, {s.ci_high:.2f}]" if not math.isnan(s.ci_low) else "-"
+        lines.append(
+            f"{s.name:<16}{s.mean:>11.2f}  {ci:<17}{s.exact_rate:>7.1%}{s.median_ms:>11.3f}{s.p95_ms:>9.3f}"
+        )
+    if result.differences:
+        lines += ["", "Paired differences in score per hand (95% CI; * excludes zero):"]
+        for d in result.differences:
+            ci = f"[{d.ci_low:+.2f}, {d.ci_high:+.2f}]" if not math.isnan(d.ci_low) else "-"
+            star = " *" if d.significant else ""
+            lines.append(f"  {d.a} - {d.b}: {d.mean:+.2f} {ci}{star}")
+    return "\n".join(lines)
+
+
+def require_matplotlib() -> Any:
+    # matplotlib is an optional extra, imported only when a chart is asked for.
+    try:
+        matplotlib = importlib.import_module("matplotlib")
+        matplotlib.use("Agg")  # draw to a file; no display needed
+        return importlib.import_module("matplotlib.pyplot")
+    except ImportError:
+        raise TournamentError(
+            "--plot needs matplotlib, which is not installed: pip install matplotlib"
+        ) from None
+
+
+def plot_result(result: TournamentResult, path: str) -> None:
+    """A chart saved to ``path``: mean score per hand with 95% intervals, the
+    distribution of each bot's per-deal scores, and cumulative scores over
+    the deals (how the lead built up)."""
+    plt = require_matplotlib()
+    names = [s.name for s in result.stats]
+    m = len(names)
+    samples = [[x for row in result.per_deal if (x := row[b]) is not None] for b in range(m)]
+    fig, (bars, spread, race) = plt.subplots(1, 3, figsize=(15, 4.5))
+    means = [s.mean for s in result.stats]
+    errors = [[s.mean - s.ci_low for s in result.stats], [s.ci_high - s.mean for s in result.stats]]
+    bars.bar(names, means, yerr=errors, capsize=6, color="#4c72b0")
+    bars.set_ylabel("mean score per hand (95% CI)")
+    bars.set_title("mean score per hand")
+    spread.boxplot(samples, showmeans=True)
+    spread.set_xticks(range(1, m + 1), names)
+    spread.set_ylabel("score per hand, per deal")
+    spread.set_title("distribution over deals")
+    for b, name in enumerate(names):
+        total, curve = 0.0, []
+        for x in samples[b]:
+            total += x
+            curve.append(total)
+        race.plot(range(1, len(curve) + 1), curve, label=name)
+    race.set_xlabel("deal" if not result.matches else "match")
+    race.set_ylabel("cumulative score per hand")
+    race.set_title("cumulative score")
+    race.legend()
+    unit = "matches" if result.matches else "deals"
+    fig.suptitle(f"{result.deals} duplicate {unit}, {result.rules.players} players, seed {result.seed}")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

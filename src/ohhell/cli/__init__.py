@@ -1,0 +1,46 @@
+"""The ``ohhell`` command: one module per subcommand.
+
+``simulate`` and ``replay`` (records), ``tournament`` (bots on duplicate deals),
+``play`` (the terminal), ``serve`` (the web server), ``score`` and
+``scoresheet`` (the scorekeeper). ``common`` holds the rule options they share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .. import RulesError
+from . import play, replay, score, scoresheet, serve, simulate, tournament
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ohhell", description="Oh Hell: the rules engine and its tools.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # One module per command, each adding its own parser; a command's
+    # libraries (the web server, the PDF writer) load only when it runs.
+    for command in (simulate, replay, tournament, play, serve, score, scoresheet):
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args))
+    except RulesError as err:
+        print(f"ohhell {args.command}: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader (say `| head`) stopped early: not an error of ours.
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

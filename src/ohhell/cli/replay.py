@@ -1,0 +1,112 @@
+"""``ohhell replay``: check a game record and print each hand and the totals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .. import GameState, HandResult, Record, RecordError, Scoring, load, settlement_net, sides, standings
+
+
+def _seat_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+
+
+def _trump_text(result: HandResult) -> str:
+    trump = result.trump.name.lower() if result.trump is not None else "no trump"
+    if result.turned is not None:
+        return f"{trump} (turned {result.turned})"
+    if result.trump_namer is not None:
+        return f"{trump} (named by seat {result.trump_namer})"
+    return trump
+
+
+def report(state: GameState, names: Sequence[str]) -> dict[str, object]:
+    """A finished or partial match as plain data (for --json and the text table)."""
+    rules = state.rules
+    hands = []
+    for r in state.results:
+        hands.append(
+            {
+                "hand": r.number,
+                "cards": r.size,
+                "dealer": r.dealer,
+                "trump": r.trump.letter if r.trump is not None else None,
+                "turned": str(r.turned) if r.turned is not None else None,
+                "trump_namer": r.trump_namer,
+                "extra": r.extra,
+                "bids": list(r.bids),
+                "tricks": list(r.tricks),
+                "scores": list(r.scores),
+            }
+        )
+    table = standings(rules, state.totals, state.exact)
+    out: dict[str, object] = {
+        "seats": list(names),
+        "rules": rules.options(),
+        "finished": state.is_over,
+        "hands": hands,
+        "totals": list(state.totals),
+        "exact": list(state.exact),
+        "standings": [
+            {"place": s.place, "seats": list(s.seats), "total": s.total, "exact": s.exact} for s in table
+        ],
+    }
+    if rules.scoring is Scoring.OKENUFF:
+        out["settlement"] = settlement_net(state.totals)  # R-SETTLE
+    return out
+
+
+def print_report(state: GameState, names: Sequence[str]) -> None:
+    n = state.players
+    width = max(6, *(len(x) for x in names))
+    for r in state.results:
+        extra = " (tie-break hand)" if r.extra else ""
+        dealer = _seat_name(names, r.dealer)
+        print(f"Hand {r.number}: {r.size} cards, dealer {dealer}, trump {_trump_text(r)}{extra}")
+        running = [sum(h.scores[s] for h in state.results[: r.number]) for s in range(n)]
+        for s in range(n):
+            blob = "" if r.bids[s] == r.tricks[s] else "  (missed)"
+            print(
+                f"  {_seat_name(names, s):<{width}}  bid {r.bids[s]:>2}  took {r.tricks[s]:>2}  "
+                f"score {r.scores[s]:>4}  total {running[s]:>5}{blob}"
+            )
+    print()
+    for row in standings(state.rules, state.totals, state.exact):
+        who = " + ".join(_seat_name(names, s) for s in row.seats)
+        print(f"{row.place}. {who}: {row.total} points, {row.exact} exact bids")
+    if state.rules.scoring is Scoring.OKENUFF:
+        nets = settlement_net(state.totals)
+        print("Settlement: " + ", ".join(f"{_seat_name(names, s)} {nets[s]:+d}" for s in range(n)))
+    if len(sides(state.rules)) != n:
+        print("(teams: " + ", ".join("+".join(str(s) for s in t) for t in sides(state.rules)) + ")")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        record: Record = load(args.file)
+        state = record.replay(complete=not args.partial)
+    except OSError as err:
+        print(f"ohhell replay: cannot read {args.file}: {err.strerror}", file=sys.stderr)
+        return 2
+    except RecordError as err:
+        print(f"ohhell replay: {args.file}: {err}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report(state, record.seats), indent=2))
+    else:
+        print_report(state, record.seats)
+        if not state.is_over:
+            print("(the record stops before the match is over)")
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    parser = sub.add_parser("replay", help="check a game record and print each hand and the totals")
+    parser.add_argument("file")
+    parser.add_argument("--json", action="store_true", help="print JSON for machines")
+    parser.add_argument("--partial", action="store_true", help="accept a record of an unfinished match")
+    parser.set_defaults(func=cmd_replay)

@@ -1,0 +1,206 @@
+"""``ohhell serve``: the web server (Starlette on uvicorn, the ``web`` extra).
+
+Tables live in an SQL database: an embedded SQLite file unless ``--db`` names
+another SQLAlchemy URL (PostgreSQL for hosting). Every accepted action is
+stored before anyone is told of it, so a restarted server resumes each table
+where it stopped. See docs/web.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    """Add the ``serve`` subcommand to the ``ohhell`` parser's subparsers."""
+    serve = sub.add_parser(
+        "serve",
+        help="run the web server: play in the browser, alone or with friends",
+        description="Serve Oh Hell in the browser (http://127.0.0.1:8000 unless told otherwise).",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    serve.add_argument(
+        "--db",
+        metavar="URL",
+        help="an SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/ohhell "
+        "(default: sqlite file $OHHELL_HOME/ohhell.db or ~/.local/share/ohhell/ohhell.db)",
+    )
+    serve.add_argument(
+        "--away",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long a player may be gone before a bot plays their seat (default 60)",
+    )
+    serve.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="a pause before each bot move so people can follow the play (default 0.6)",
+    )
+    serve.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="the expert's time per decision (default 1)",
+    )
+    serve.add_argument(
+        "--clock",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a person's time for each decision at new tables before a bot makes it for them; "
+        "0 for none, at most 3600 (default 60; docs/web.md, The turn clock)",
+    )
+    limits = serve.add_argument_group("limits for a public server (docs/web.md, Limits)")
+    limits.add_argument(
+        "--create-limit",
+        default="30/minute",
+        metavar="RATE",
+        help="new tables and seats one address may make, e.g. 30/minute or 'none' (default 30/minute)",
+    )
+    limits.add_argument(
+        "--sheet-limit",
+        default="30/minute",
+        metavar="RATE",
+        help="new score sheets one address may make (default 30/minute)",
+    )
+    limits.add_argument(
+        "--connect-limit",
+        default="120/minute",
+        metavar="RATE",
+        help="new live connections one address may open (default 120/minute)",
+    )
+    limits.add_argument(
+        "--sockets-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="live connections one address may hold; 0 for no limit (default 64)",
+    )
+    limits.add_argument(
+        "--spectators-per-table",
+        type=int,
+        default=200,
+        metavar="N",
+        help="people watching one table; its players are never refused; 0 for no limit (default 200)",
+    )
+    limits.add_argument(
+        "--lobby-lifetime",
+        type=float,
+        default=24.0,
+        metavar="HOURS",
+        help="a table never started is deleted after this long; 0 keeps it (default 24)",
+    )
+    limits.add_argument(
+        "--idle-lifetime",
+        type=float,
+        default=168.0,
+        metavar="HOURS",
+        help="an unfinished match with no move for this long is deleted; 0 keeps it (default 168, a week)",
+    )
+    limits.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another site (e.g. https://cards.example) whose pages may use this server; repeatable",
+    )
+    limits.add_argument(
+        "--head-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="a connection must send a request's head within this time (default 10)",
+    )
+    serve.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn  # noqa: F401 - the web extra's server
+
+        from ..web.app import create_app
+    except ImportError as err:
+        print(
+            f"ohhell serve needs the web extra ({err.name} is missing): python3 -m pip install 'ohhell[web]'",
+            file=sys.stderr,
+        )
+        return 2
+    numbers = (
+        "away",
+        "bot_delay",
+        "think",
+        "clock",
+        "sockets_per_address",
+        "spectators_per_table",
+        "lobby_lifetime",
+        "idle_lifetime",
+        "head_timeout",
+    )
+    for name in numbers:
+        if getattr(args, name) < 0:
+            print(f"ohhell serve: --{name.replace('_', '-')} cannot be negative", file=sys.stderr)
+            return 2
+    from ..web.table import MAX_CLOCK
+
+    if not args.clock <= MAX_CLOCK:  # NaN too
+        print(f"ohhell serve: --clock is at most {MAX_CLOCK:g} seconds (0: no clock)", file=sys.stderr)
+        return 2
+    try:
+        from limits import parse
+
+        from ..web.app import Limits
+        from ..web.store import Store
+        from ..web.thinking import default_workers
+
+        rates = {}
+        for name in ("create_limit", "sheet_limit", "connect_limit"):
+            text = getattr(args, name).strip().lower()
+            rates[name] = None if text in ("none", "0", "off") else text
+            if rates[name] is not None:
+                try:
+                    parse(text)
+                except ValueError:
+                    raise ValueError(
+                        f"--{name.replace('_', '-')} {text!r}: write a rate like 30/minute, or none"
+                    ) from None
+        limits = Limits(
+            create=rates["create_limit"],
+            sheets=rates["sheet_limit"],
+            connects=rates["connect_limit"],
+            sockets_per_address=args.sockets_per_address,
+            spectators_per_table=args.spectators_per_table,
+            lobby_lifetime=args.lobby_lifetime * 3600,
+            idle_lifetime=args.idle_lifetime * 3600,
+            origins=frozenset(o.rstrip("/") for o in args.allow_origin),
+        )
+        Store(args.db).close()  # a bad --db URL fails here, with its reason, not inside uvicorn
+        app = create_app(
+            args.db,
+            away_after=args.away,
+            bot_delay=args.bot_delay,
+            think=args.think,
+            clock=args.clock,
+            limits=limits,
+            think_workers=default_workers(),
+        )
+    except Exception as err:  # a bad --db URL or limit names itself
+        print(f"ohhell serve: {err}", file=sys.stderr)
+        return 2
+    print(f"ohhell serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
+    run(app, args.host, args.port, head_timeout=args.head_timeout, per_address=args.sockets_per_address)
+    return 0
+
+
+def run(app: Any, host: str, port: int, **limits: Any) -> None:
+    """Serve ``app`` with uvicorn as ``ohhell serve`` does (bench/server.py too):
+    see ``ohhell.web.transport``."""
+    from ..web.transport import run as run_guarded
+
+    run_guarded(app, host, port, **limits)

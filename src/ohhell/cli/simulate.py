@@ -1,0 +1,47 @@
+"""``ohhell simulate``: random legal matches, summarised."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from .. import RulesError
+from .common import add_rule_options, rules_from_args
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from ..bots.simulate import simulate
+
+    rules = rules_from_args(args)
+    if args.games < 1:
+        raise RulesError("--games must be at least 1")
+    start = time.perf_counter()
+    summary = simulate(rules, args.games, args.seed, Path(args.record_dir) if args.record_dir else None)
+    elapsed = time.perf_counter() - start
+    data = summary.as_dict() | {"seconds": round(elapsed, 3), "rules": rules.options()}
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    print(
+        f"{summary.games} matches, {summary.hands} hands, {summary.tricks} tricks, "
+        f"{summary.actions} actions in {elapsed:.2f} s"
+    )
+    if summary.extra_hands:
+        print(f"{summary.extra_hands} tie-break hands")
+    print(f"{'seat':>4}  {'mean score':>10}  {'exact bids':>10}  {'wins':>6}")
+    for s, (mean, rate) in enumerate(zip(summary.mean_scores(), summary.exact_rates(), strict=True)):
+        print(f"{s:>4}  {mean:>10.1f}  {rate:>10.1%}  {summary.wins[s]:>6.1f}")
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    parser = sub.add_parser("simulate", help="play random legal matches and summarise them")
+    add_rule_options(parser)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--record-dir", help="write each match's game record here")
+    parser.add_argument("--json", action="store_true", help="print JSON for machines")
+    parser.set_defaults(func=cmd_simulate)

@@ -1,0 +1,653 @@
+"""The full-screen game: one person against bots, keyboard and mouse.
+
+The app drives a ``Session``: it draws ``session.observation()`` (what the
+human may know) and the session's events, asks bots one move at a time (the
+expert in a worker thread, so the screen stays alive), pauses between moves so
+they can be followed, and waits for the human's card, bid or trump by key or
+click. The session saves the match after every action, so ``q`` and Ctrl-C
+only have to leave.
+
+Keys: cards ``1``-``9``, ``0``, then ``a``-``g`` (left to right) or arrows and
+Enter; bids by digits (two digits for bids over 9, or Enter after one);
+trump ``1``-``5``; ``h`` hint, ``?`` rules, ``s`` score sheet, ``q`` save and
+quit; Enter keeps a bid that could still be changed and continues after a
+trick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Footer, RichLog, Static
+
+from ... import (
+    Action,
+    Bid,
+    Card,
+    ChangeBid,
+    IllegalActionError,
+    NameTrump,
+    Observation,
+    Phase,
+    Play,
+    Suit,
+    Trick,
+)
+from ...bots.hint import Hint
+from ...describe import balance_words, rules_title, sort_hand
+from ..session import Event, Next, Session
+from .screens import FinalScreen, RulesScreen, ScoreScreen
+from .widgets import CARD_KEYS, CardWidget, Chip, card_text, players_table, suit_text
+
+MAX_CARDS = len(CARD_KEYS)  # 17: the largest hand (3 players, 52 cards)
+TRUMPS: tuple[Suit | None, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, None)
+
+CSS = """
+Screen { layout: vertical; }
+#title { height: 1; background: $boost; padding: 0 1; }
+#middle { height: 1fr; }
+#players { width: 1fr; padding: 0 1; }
+#log { width: 30%; min-width: 24; max-width: 40; border-left: vkey $panel-lighten-2; padding: 0 1;
+       scrollbar-size-vertical: 1; overflow-x: hidden; }
+#status { height: 3; padding: 0 1; }
+#choices { height: 3; padding: 0 1; }
+#hand { height: 4; padding: 0 1; overflow-x: auto; }
+.chip { width: auto; min-width: 5; height: 3; border: round $secondary; padding: 0 1;
+        content-align: center middle; }
+.chip.forbidden { color: $error; text-style: strike; border: round $error; }
+.chip.current { border: heavy $success; }
+.chip.hinted { border: double yellow; }
+.card { width: 6; height: 4; border: round $panel-lighten-2; text-align: center; }
+.card.legal { border: round $accent; background: $boost; }
+.card.illegal { text-opacity: 45%; }
+.card.cursor { border: heavy $warning; }
+.card.hinted { border: double yellow; }
+ModalScreen { align: center middle; }
+.dialog { width: auto; max-width: 100%; height: auto; max-height: 100%; border: thick $primary;
+          background: $surface; padding: 0 1; }
+.dialog .fit { width: auto; }
+#rules .dialog { width: 90%; }
+#rules .dialog .fit { width: 1fr; }
+.final { padding: 0 1; }
+"""
+
+
+class OhHellApp(App[str]):
+    """Play ``session`` full screen. ``pause``: seconds between bots' moves;
+    ``trick_pause``: how long a finished trick stays unless a key is pressed
+    (three pauses by default). Tests set them to 0."""
+
+    TITLE = "Oh Hell"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "hint", "Hint"),
+        Binding("question_mark", "rules", "Rules", key_display="?"),
+        Binding("s", "scores", "Score sheet"),
+        Binding("q", "save_quit", "Save & quit"),
+        Binding("enter", "confirm", "OK / keep / continue"),
+        Binding("space", "confirm", show=False),
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+        Binding("ctrl+c", "interrupt", show=False, priority=True),
+        *(Binding(k, f"key('{k}')", show=False) for k in CARD_KEYS),
+    ]
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        pause: float = 0.6,
+        trick_pause: float | None = None,
+        hint_seconds: float | None = None,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.pause = pause
+        self.trick_pause = 3 * pause if trick_pause is None else trick_pause
+        self.hint_seconds = session.hint_seconds if hint_seconds is None else hint_seconds
+        self.busy = False  # bots or chance are moving, or a trick or score sheet is shown
+        self.waiting_continue = False
+        self.shown_trick: Trick | None = None
+        self.thinking: int | None = None
+        self.error: str | None = None
+        self.note: Text | None = None  # a hint, or a short message
+        self.hinted: Action | None = None
+        self.digits = ""
+        self.cursor: int | None = None
+        self.shown_cards: list[Card] = []
+        self._continue = asyncio.Event()
+        self._drawn: dict[str, object] = {}  # what each widget shows now (see _show)
+
+    # --- layout ---
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="middle"):
+            yield Static(id="players")
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Static(id="status")
+        with Horizontal(id="choices"):
+            for b in range(MAX_CARDS + 1):
+                yield Chip(str(b), str(b), id=f"bid-{b}")
+            for i, t in enumerate(TRUMPS):
+                label = Text.assemble(f"{i + 1} ", suit_text(t))
+                yield Chip(f"trump-{i}", label, id=f"trump-{i}")
+            yield Chip("keep", "Keep ⏎", id="keep")
+            yield Chip("continue", "Continue ⏎", id="continue")
+        with Horizontal(id="hand"):
+            for i in range(MAX_CARDS):
+                yield CardWidget(i)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        s = self.session
+        log = self.query_one("#log", RichLog)
+        log.write(Text(f"Oh Hell: {rules_title(s.rules)}.", style="bold"))
+        opponents = ", ".join(f"{s.names[i]} ({s.kinds[i]})" for i in range(s.rules.players) if i != s.human)
+        log.write(Text(f"Against {opponents}. Press ? for the rules, h for a hint."))
+        if s.moves and not s.is_over:
+            log.write(Text(f"Resumed from {s.save_path}.", style="dim"))
+        self.refresh_view()
+        self.advance()
+
+    # --- what the human is asked ---
+
+    def mode(self) -> str:
+        """``bid``, ``change``, ``trump``, ``play``, ``continue``, ``wait`` or ``over``."""
+        if self.waiting_continue:
+            return "continue"
+        s = self.session
+        if self.busy:
+            return "wait"
+        what = s.next()
+        if what is Next.OVER:
+            return "over"
+        if what is not Next.HUMAN:
+            return "wait"
+        if s.in_change_window:
+            return "change"
+        return {Phase.BID: "bid", Phase.TRUMP: "trump"}.get(s.observation().phase, "play")
+
+    @property
+    def ready(self) -> bool:
+        """Is the app waiting for the human (a choice, a key to go on, or the end)?"""
+        if isinstance(self.screen, ScoreScreen | FinalScreen):
+            return True
+        return self.mode() in ("bid", "change", "trump", "play", "continue")
+
+    # --- drawing ---
+
+    def refresh_view(self) -> None:
+        s = self.session
+        obs = s.observation()
+        mode = self.mode()
+        self._show("#title", self.title_text(obs))
+        table_key = (
+            obs.phase,
+            obs.bids,
+            obs.has_bid,
+            obs.taken,
+            obs.totals,
+            obs.trick,
+            obs.actors,
+            obs.dealer,
+            obs.hands if obs.devils_bridge else None,
+            self.shown_trick,
+        )
+        if self._drawn.get("#players") != table_key:
+            self._drawn["#players"] = table_key
+            self.query_one("#players", Static).update(players_table(obs, s.names, s.kinds, self.shown_trick))
+        self._show("#status", self.status_text(obs, mode))
+        self.draw_choices(obs, mode)
+        self.draw_hand(obs, mode)
+
+    def _show(self, selector: str, text: Text) -> None:
+        # Redraw a widget only when its text changed: each update costs a repaint.
+        if self._drawn.get(selector) != text:
+            self._drawn[selector] = text
+            self.query_one(selector, Static).update(text, layout=False)
+
+    def title_text(self, obs: Observation) -> Text:
+        s = self.session
+        text = Text.assemble(("Oh Hell", "bold"), "  ")
+        if obs.phase not in (Phase.BID, Phase.TRUMP, Phase.PLAY):
+            text.append(rules_title(s.rules), style="dim")
+            return text
+        total = len(obs.rules.schedule)
+        number = f"Hand {obs.hand_number + 1} of {total}" if not obs.extra_hand else "Tie-break hand"
+        text.append(f"{number} · {obs.hand_size} card{'s' if obs.hand_size != 1 else ''} · Trump ")
+        if obs.trump_decided:
+            text.append_text(suit_text(obs.trump))
+            if obs.turned is not None:
+                text.append(" (turned ")
+                text.append_text(card_text(obs.turned))
+                text.append(")")
+        else:
+            text.append("named after bidding", style="italic")
+        text.append(f" · {s.names[obs.dealer]} deals")
+        if obs.devils_bridge:
+            text.append(" · Devil's Bridge", style="bold magenta")
+        return text
+
+    def status_text(self, obs: Observation, mode: str) -> Text:
+        s = self.session
+        lines: list[Text] = []
+        if mode == "bid":
+            ask = f"Your bid: press 0-{obs.hand_size} or click"
+            if obs.devils_bridge:
+                ask = "You see everyone's card but your own. " + ask
+            if self.digits:
+                ask += f" (so far {self.digits}: another digit, or Enter)"
+            if obs.forbidden_bid is not None:
+                ask += f". The hook forbids {obs.forbidden_bid}"
+            if obs.rules.bidding.value == "simultaneous":
+                ask += ". Bids are sealed until all are in"
+            lines.append(Text(ask + ".", style="bold"))
+        elif mode == "change":
+            nxt = s.names[(s.human + 1) % obs.players]  # the next bidder
+            lines.append(
+                Text(
+                    f"You may change your bid before {nxt} bids: press a digit, or Enter to keep it.", "bold"
+                )
+            )
+        elif mode == "trump":
+            lines.append(Text("You bid highest: name trump, 1 ♣  2 ♦  3 ♥  4 ♠  5 no trump.", style="bold"))
+        elif mode == "play":
+            if obs.devils_bridge:
+                lines.append(Text("Your turn: play the card you cannot see (press 1 or click it).", "bold"))
+            else:
+                lines.append(Text("Your turn: play a card (playable cards are highlighted).", style="bold"))
+        elif mode == "continue" and self.shown_trick is not None:
+            t = self.shown_trick
+            card = t.cards[(t.winner - t.leader) % obs.players]
+            who = "You win" if t.winner == s.human else f"{s.names[t.winner]} wins"
+            lines.append(Text.assemble((f"{who} the trick with ", "bold"), card_text(card), ". Press Enter."))
+        elif mode == "over":
+            lines.append(Text("The match is over.", style="bold"))
+        elif self.thinking is not None:
+            lines.append(Text(f"{s.names[self.thinking]} is thinking…", style="italic"))
+        else:
+            lines.append(Text(""))
+        if self.error:
+            lines.append(Text(self.error, style="bold red"))
+        elif self.note is not None:
+            lines.append(self.note)
+        balance = balance_words(obs)
+        if balance:
+            lines.append(Text(balance[0].upper() + balance[1:] + ".", style="cyan"))
+        out = Text()
+        for i, line in enumerate(lines[:3]):
+            if i:
+                out.append("\n")
+            out.append_text(line)
+        return out
+
+    def draw_choices(self, obs: Observation, mode: str) -> None:
+        legal = set(obs.legal_actions)
+        current = obs.bids[self.session.human] if mode == "change" else None
+        key = (
+            mode,
+            obs.hand_size,
+            obs.forbidden_bid,
+            current,
+            self.hinted,
+            tuple(legal) if mode == "trump" else (),
+        )
+        if self._drawn.get("#choices") == key:
+            return  # unchanged: no repaint
+        self._drawn["#choices"] = key
+        for b in range(MAX_CARDS + 1):
+            chip = self.query_one(f"#bid-{b}", Chip)
+            chip.display = mode in ("bid", "change") and b <= obs.hand_size
+            if not chip.display:
+                continue
+            forbidden = mode == "bid" and b == obs.forbidden_bid
+            chip.set_class(forbidden, "forbidden")
+            chip.set_class(current == b, "current")
+            chip.set_class(isinstance(self.hinted, Bid) and self.hinted.bid == b, "hinted")
+            chip.update(Text(f"{b} hook", style="strike") if forbidden else str(b))
+        for i, t in enumerate(TRUMPS):
+            chip = self.query_one(f"#trump-{i}", Chip)
+            chip.display = mode == "trump" and NameTrump(self.session.human, t) in legal
+            chip.set_class(isinstance(self.hinted, NameTrump) and self.hinted.suit == t, "hinted")
+        self.query_one("#keep", Chip).display = mode == "change"
+        self.query_one("#continue", Chip).display = mode == "continue"
+
+    def draw_hand(self, obs: Observation, mode: str) -> None:
+        blind = obs.devils_bridge and obs.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY)
+        playable = {a.card for a in obs.legal_actions if isinstance(a, Play)} if mode == "play" else set()
+        cards = sort_hand(obs.hand)
+        self.shown_cards = cards
+        widgets = list(self.query(CardWidget))
+        if self.cursor is not None and (mode != "play" or self.cursor >= max(len(cards), 1)):
+            self.cursor = None
+        for i, widget in enumerate(widgets):
+            hinted = isinstance(self.hinted, Play) and i < len(cards) and self.hinted.card == cards[i]
+            if blind:
+                count = obs.hand_counts[self.session.human]
+                widget.show(None, legal=mode == "play", neutral=mode != "play", blind=i < count)
+                if i >= count:
+                    widget.display = False
+            else:
+                card = cards[i] if i < len(cards) else None
+                widget.show(card, legal=card in playable, neutral=mode != "play")
+            widget.set_class(self.cursor == i, "cursor")
+            widget.set_class(bool(hinted), "hinted")
+
+    def log_event(self, event: Event) -> None:
+        s = self.session
+        log = self.query_one("#log", RichLog)
+        names = s.names
+
+        def who(seat: int) -> str:
+            return "You" if seat == s.human else names[seat]
+
+        action = event.action
+        if event.kind == "deal":
+            obs = s.observation()
+            log.write(
+                Text(f"— Hand {obs.hand_number + 1}: {names[obs.dealer]} deals {obs.hand_size} —", "bold")
+            )
+        elif event.kind == "draw" and action is not None:
+            cards = [(s_, c) for s_, c in enumerate(getattr(action, "cards", ())) if c is not None]
+            line = Text("Draw: ")
+            for k, (seat, card) in enumerate(cards):
+                line.append(f"{', ' if k else ''}{who(seat)} ")
+                line.append_text(card_text(card))
+            log.write(line)
+            if event.dealer is not None:
+                log.write(Text(f"{who(event.dealer)} deal{'' if event.dealer == s.human else 's'} first."))
+        elif event.kind in ("bid", "change"):
+            if action is None:
+                log.write(Text(f"{who(event.seat)} bid (sealed)"))
+            else:
+                verb = "bid" if event.kind == "bid" else "change the bid to"
+                if event.seat != s.human:
+                    verb = "bids" if event.kind == "bid" else "changes the bid to"
+                log.write(Text(f"{who(event.seat)} {verb} {getattr(action, 'bid', '?')}"))
+        elif event.kind == "trump" and isinstance(action, NameTrump):
+            verb = "name" if event.seat == s.human else "names"
+            log.write(Text.assemble(f"{who(event.seat)} {verb} ", suit_text(action.suit)))
+        elif event.kind == "play" and isinstance(action, Play) and action.card is not None:
+            verb = "play" if event.seat == s.human else "plays"
+            log.write(Text.assemble(f"{who(event.seat)} {verb} ", card_text(action.card)))
+            if event.trick is not None:
+                winner = event.trick.winner
+                log.write(Text(f"  → {who(winner)} win{'' if winner == s.human else 's'} the trick", "green"))
+        if event.result is not None:
+            r = event.result
+            made = ", ".join(who(i) for i in range(len(names)) if r.bids[i] == r.tricks[i]) or "nobody"
+            log.write(Text(f"Hand {r.number} over; made their bids: {made}", style="bold"))
+
+    # --- the match moving on ---
+
+    @work(exclusive=True, group="game")
+    async def advance(self, first: Event | None = None) -> None:
+        """Show the human's last event, then play bots and chance until the human
+        is to act or the match is over."""
+        s = self.session
+        self.busy = True
+        try:
+            if first is not None:
+                await self.after_event(first, by_bot=False)
+            while True:
+                what = s.next()
+                if what is Next.OVER:
+                    self.busy = False
+                    self.refresh_view()
+                    self.show_final()
+                    return
+                if what is Next.HUMAN:
+                    return
+                if what is Next.CHANCE:
+                    event = s.step()
+                else:
+                    seat = s.bot_seat()
+                    assert seat is not None
+                    if s.level(seat) == "expert":  # slow: think in a thread and say so
+                        self.thinking = seat
+                        self.refresh_view()
+                        action = await asyncio.to_thread(s.choose, seat)
+                        self.thinking = None
+                    else:
+                        action = s.choose(seat)
+                    event = s.step(action)
+                await self.after_event(event, by_bot=True)
+        finally:
+            self.busy = False
+            self.thinking = None
+            if self.is_running:
+                self.refresh_view()
+
+    async def after_event(self, event: Event, *, by_bot: bool) -> None:
+        self.log_event(event)
+        self.refresh_view()
+        if event.trick is not None and self.trick_pause > 0:
+            self.shown_trick = event.trick
+            await self.wait_continue(self.trick_pause)
+            self.shown_trick = None
+        if event.result is not None:
+            r = event.result
+            heading = f"Hand {r.number} is over ({r.size} card{'s' if r.size != 1 else ''})."
+            await self.push_screen_wait(
+                ScoreScreen(self.session.observation().results, self.session.names, heading)
+            )
+        elif by_bot and event.kind not in ("deal", "draw") and self.pause > 0:
+            await asyncio.sleep(self.pause)
+
+    async def wait_continue(self, timeout: float) -> None:
+        self._continue.clear()
+        self.waiting_continue = True
+        self.refresh_view()
+        try:
+            await asyncio.wait_for(self._continue.wait(), timeout)
+        except TimeoutError:
+            pass
+        finally:
+            self.waiting_continue = False
+
+    def show_final(self) -> None:
+        if isinstance(self.screen, FinalScreen):
+            return
+        s = self.session
+        saved = ""
+        if s.save_path is not None:
+            saved = f"The game record is in {s.save_path}: ohhell replay {s.save_path} shows every hand."
+        self.push_screen(FinalScreen(s.observation(), s.names, saved))
+
+    # --- the human acting ---
+
+    def human_act(self, action: Action) -> None:
+        if self.busy or self.mode() in ("wait", "continue", "over"):
+            return
+        try:
+            event = self.session.act(action)
+        except IllegalActionError as err:
+            self.error = _you(str(err), self.session.human)
+            self.digits = ""
+            self.refresh_view()
+            return
+        self.error = None
+        self.note = None
+        self.hinted = None
+        self.digits = ""
+        self.cursor = None
+        self.busy = True  # until the worker has shown this and moved the bots
+        self.advance(event)
+
+    def keep_bid(self) -> None:
+        if self.mode() != "change":
+            return
+        self.session.keep_bid()
+        self.error = None
+        self.digits = ""
+        self.busy = True
+        self.advance()
+
+    def play_index(self, index: int) -> None:
+        obs = self.session.observation()
+        if obs.devils_bridge:
+            blind = [a for a in obs.legal_actions if isinstance(a, Play)]
+            if index == 0 and blind:
+                self.human_act(blind[0])
+            return
+        if index >= len(self.shown_cards):
+            self.error = f"There is no card {CARD_KEYS[index]}: your hand has {len(self.shown_cards)} cards."
+            self.refresh_view()
+            return
+        self.human_act(Play(self.session.human, self.shown_cards[index]))
+
+    def bid_digit(self, digit: str, mode: str) -> None:
+        obs = self.session.observation()
+        self.digits += digit
+        value = int(self.digits)
+        if value == 0 or value * 10 > obs.hand_size or len(self.digits) >= 2:
+            self.commit_bid(mode)
+        else:
+            self.refresh_view()  # "1" with a hand of 10 or more: wait for "0" or Enter
+
+    def commit_bid(self, mode: str) -> None:
+        if not self.digits:
+            return
+        value = int(self.digits)
+        self.digits = ""
+        me = self.session.human
+        if mode == "change":
+            if value == self.session.observation().bids[me]:
+                self.keep_bid()
+            else:
+                self.human_act(ChangeBid(me, value))
+        else:
+            self.human_act(Bid(me, value))
+
+    # --- input: keys and clicks ---
+
+    def _main_screen(self) -> bool:
+        return self.screen is self.screen_stack[0]
+
+    def action_key(self, key: str) -> None:
+        if not self._main_screen():
+            return
+        mode = self.mode()
+        if mode == "play":
+            self.play_index(CARD_KEYS.index(key))
+        elif mode in ("bid", "change") and key.isdigit():
+            self.bid_digit(key, mode)
+        elif mode == "trump" and key in "12345":
+            self.human_act(NameTrump(self.session.human, TRUMPS[int(key) - 1]))
+
+    def action_confirm(self) -> None:
+        if not self._main_screen():
+            return
+        mode = self.mode()
+        if mode == "continue":
+            self._continue.set()
+        elif mode in ("bid", "change") and self.digits:
+            self.commit_bid(mode)
+        elif mode == "change":
+            self.keep_bid()
+        elif mode == "play" and self.cursor is not None:
+            self.play_index(self.cursor)
+
+    def action_move(self, delta: int) -> None:
+        if self.mode() != "play" or not self._main_screen():
+            return
+        count = max(len(self.shown_cards), 1)
+        self.cursor = 0 if self.cursor is None else (self.cursor + delta) % count
+        self.refresh_view()
+
+    def on_card_widget_chosen(self, message: CardWidget.Chosen) -> None:
+        mode = self.mode()
+        if mode == "continue":
+            self._continue.set()
+        elif mode == "play":
+            self.play_index(message.index)
+
+    def on_chip_chosen(self, message: Chip.Chosen) -> None:
+        mode = self.mode()
+        value = message.value
+        if value == "continue":
+            self._continue.set()
+        elif value == "keep":
+            self.keep_bid()
+        elif value.startswith("trump-") and mode == "trump":
+            self.human_act(NameTrump(self.session.human, TRUMPS[int(value[6:])]))
+        elif value.isdigit() and mode in ("bid", "change"):
+            self.digits = value
+            self.commit_bid(mode)
+
+    def on_click(self) -> None:
+        if self.waiting_continue:
+            self._continue.set()
+
+    # --- commands ---
+
+    def action_hint(self) -> None:
+        s = self.session
+        if not self._main_screen():
+            return
+        if self.mode() not in ("bid", "trump", "play"):
+            self.note = Text("No hint now: the expert suggests bids, trump and cards on your turn.", "yellow")
+            self.refresh_view()
+            return
+        self.note = Text("The expert is thinking…", style="italic yellow")
+        self.refresh_view()
+        self.run_hint(s.observation(), s.moves)
+
+    @work(exclusive=True, group="hint")
+    async def run_hint(self, obs: Observation, at: int) -> None:
+        s = self.session
+        found = await asyncio.to_thread(s.hint, self.hint_seconds, obs)
+        if found is None or s.moves != at:
+            return
+        self.hinted = found.action
+        self.note = Text(f"Hint: the expert would {_hint_words(found)}.", style="bold yellow")
+        self.refresh_view()
+
+    def action_rules(self) -> None:
+        if isinstance(self.screen, RulesScreen):
+            return
+        self.push_screen(RulesScreen(self.session.rules, self.session.names))
+
+    def action_scores(self) -> None:
+        if not self._main_screen():
+            return
+        self.push_screen(ScoreScreen(self.session.observation().results, self.session.names, "Score sheet"))
+
+    def action_save_quit(self) -> None:
+        self.session.save()
+        self.exit("quit")
+
+    def action_interrupt(self) -> None:
+        self.session.save()
+        self.exit("interrupted")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Game keys belong to the table: hide them while another screen is up.
+        return action not in ("hint", "scores", "key", "confirm", "move") or self._main_screen()
+
+
+def _you(message: str, seat: int) -> str:
+    """An engine message about seat N, said to the person in that seat."""
+    text = message.replace(f"seat {seat} ", "you ").replace(f"seat {seat}'s", "your")
+    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _hint_words(found: Hint) -> Text | str:
+    action = found.action
+    if isinstance(action, Bid):
+        what = f"bid {action.bid}"
+    elif isinstance(action, NameTrump):
+        what = "name " + (action.suit.name.lower() if action.suit is not None else "no trump")
+    elif isinstance(action, Play) and action.card is not None:
+        what = f"play {action.card.pretty}"
+    else:
+        what = "play your unseen card"
+    return f"{what} (expected score {found.expected:.1f})"

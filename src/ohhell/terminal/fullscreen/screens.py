@@ -1,0 +1,123 @@
+"""The app's other screens: the score sheet, the rules, the final standings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.events import Click
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from ... import HandResult, Observation, Rules, Scoring, Standing, standings
+from ...describe import describe_rules, rules_title, tie_break_lines
+from .widgets import score_sheet, standings_table
+
+
+class ScoreScreen(ModalScreen[None]):
+    """The score sheet, shown after every hand and on ``s``; any key goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "close", "Continue"),
+        Binding("escape", "close", "Continue", show=False),
+        Binding("space", "close", "Continue", show=False),
+        Binding("s", "close", "Continue", show=False),
+    ]
+
+    def __init__(self, results: Sequence[HandResult], names: Sequence[str], heading: str) -> None:
+        super().__init__(id="scores")
+        self.results = results
+        self.names = names
+        self.heading = heading
+
+    def compose(self) -> ComposeResult:
+        table = score_sheet(self.results, self.names)
+        dialog = VerticalScroll(classes="dialog")
+        dialog.styles.width = _width(table) + 4  # auto width would not measure a Rich table in full
+        with dialog:
+            yield Static(Text(self.heading, style="bold"), id="score-heading", classes="fit")
+            yield Static(table, id="score-table")  # the dialog's width: Rich narrows the table to fit
+            yield Static(Text("Press Enter or click to continue.", style="dim"), classes="fit")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_click(self, event: Click) -> None:
+        self.dismiss(None)
+
+
+def _width(renderable: Table) -> int:
+    return Console(width=400).measure(renderable).maximum
+
+
+class RulesScreen(ModalScreen[None]):
+    """The rules of the match in plain sentences (``?``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back"),
+        Binding("enter", "close", "Back", show=False),
+        Binding("question_mark", "close", "Back", show=False),
+        Binding("q", "close", "Back", show=False),
+    ]
+
+    def __init__(self, rules: Rules, names: Sequence[str]) -> None:
+        super().__init__(id="rules")
+        self.rules = rules
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        lines = [Text(f"Rules: {rules_title(self.rules)}", style="bold"), Text("")]
+        for sentence in describe_rules(self.rules, self.names):
+            lines.append(Text(f"• {sentence}"))
+        lines.extend([Text(""), Text("Press Escape to go back to the game.", style="dim")])
+        with VerticalScroll(classes="dialog"):
+            yield Static(Group(*lines), id="rules-text", classes="fit")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class FinalScreen(Screen[None]):
+    """The final standings, how a tie was broken, and the whole score sheet."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "leave", "Quit"),
+        Binding("enter", "leave", "Quit", show=False),
+        Binding("escape", "leave", "Quit", show=False),
+    ]
+
+    def __init__(self, obs: Observation, names: Sequence[str], saved: str) -> None:
+        super().__init__(id="final")
+        self.obs = obs
+        self.names = names
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        rules = self.obs.rules
+        notes = [Text(line) for line in tie_break_lines(rules, self.obs, self.names, self._table())]
+        if rules.scoring is Scoring.OKENUFF:
+            nets = [sum(t - u for u in self.obs.totals) for t in self.obs.totals]  # R-SETTLE
+            settle = ", ".join(f"{self.names[s]} {nets[s]:+d}" for s in range(len(self.names)))
+            notes.append(Text(f"Settlement: {settle}"))
+        if self.saved:
+            notes.append(Text(self.saved, style="dim"))
+        with VerticalScroll(classes="final"):
+            yield Static(Text("The match is over", style="bold"), id="final-heading")
+            yield Static(standings_table(self.obs, self.names), id="standings")
+            yield Static(Group(*notes), id="tie-break")
+            yield Static(score_sheet(self.obs.results, self.names), id="final-scores")
+        yield Footer()
+
+    def _table(self) -> list[Standing]:
+        return standings(self.obs.rules, self.obs.totals, self.obs.exact)
+
+    def action_leave(self) -> None:
+        self.app.exit("over")

@@ -1,0 +1,503 @@
+"""The line mode of ``ohhell play``: text prompts and one answer per line.
+
+For screen readers and scripts: every card is written in words ("ace of
+spades", hands as "spades A 10 4; hearts K 7"), there are no colour codes
+unless the output is a terminal, and a whole match can be played by piping
+answers in. A bad answer is re-asked with the reason. At any prompt ``h``
+asks for the expert's hint, ``?`` shows the rules, ``s`` the score sheet and
+``q`` saves and quits; the end of the input saves and quits too. The match is
+saved after every action anyway (see ``session``).
+
+It shows only ``session.observation()`` and the session's events: what the
+human may know.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .. import (
+    Action,
+    Bid,
+    Bidding,
+    Card,
+    CardError,
+    ChangeBid,
+    IllegalActionError,
+    NameTrump,
+    Observation,
+    Phase,
+    Play,
+    Suit,
+)
+from ..describe import (
+    balance_words,
+    card_words,
+    describe_rules,
+    event_words,
+    hand_words,
+    hook_words,
+    result_lines,
+    rules_title,
+    running_totals,
+    score_sheet_lines,
+    sort_hand,
+    standings_lines,
+    suit_word,
+    trump_words,
+)
+from .session import HUMAN, Event, Next, Session, default_save_path
+
+COMMANDS = "At any prompt: h for a hint, ? for the rules, s for the score sheet, q to save and quit."
+_TRUMP_CHOICES: tuple[Suit | None, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, None)
+
+
+class _Stop(Exception):
+    """The player quit, or the input ended."""
+
+
+def resume_command(path: Path | None) -> str:
+    """The command that continues the match saved at ``path``."""
+    if path is None:
+        return "ohhell play --resume"
+    if path.resolve() == default_save_path().resolve():
+        return "ohhell play --resume"
+    return f"ohhell play --resume {path}"
+
+
+MAX_ANSWERS = 20
+"""Answers in a row that make no choice before input that is not a terminal
+is given up on (a person at a terminal may take as many as they like)."""
+
+
+class PlainUI:
+    """Plays a session on text streams. ``run()`` returns the exit status."""
+
+    def __init__(
+        self,
+        session: Session,
+        infile: TextIO | None = None,
+        outfile: TextIO | None = None,
+        *,
+        color: bool | None = None,
+        echo: bool | None = None,
+    ) -> None:
+        self.session = session
+        self.infile = infile if infile is not None else sys.stdin
+        self.out = outfile if outfile is not None else sys.stdout
+        tty = _isatty(self.out)
+        self.color = (tty and "NO_COLOR" not in os.environ) if color is None else color
+        # Answers read from a pipe are not echoed by a terminal: write them after
+        # the prompt, so that a transcript reads like a conversation.
+        self.echo = (not _isatty(self.infile)) if echo is None else echo
+        self.names = session.names
+        self.you = session.human
+        self.asked = 0  # answers read for the decision at hand
+
+    # --- output ---
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        """One answer line; raises _Stop at the end of the input, or when
+        input that is not a terminal keeps answering without a choice being
+        made (a script repeating a refused answer would otherwise loop for ever)."""
+        self.asked += 1
+        if self.asked > MAX_ANSWERS and not _isatty(self.infile):
+            raise _Stop("refused")
+        self.out.write(prompt + " ")
+        self.out.flush()
+        line = self.infile.readline()
+        if not line:
+            self.out.write("\n")
+            raise _Stop("eof")
+        answer = line.strip()
+        if self.echo:
+            self.out.write(answer + "\n")
+            self.out.flush()
+        return answer
+
+    def hand_text(self, cards: Sequence[Card]) -> str:
+        text = hand_words(cards)
+        if not self.color:
+            return text
+        for suit in (Suit.HEARTS, Suit.DIAMONDS):
+            name = suit_word(suit)
+            parts = text.split("; ")
+            text = "; ".join(f"\033[31m{p}\033[0m" if p.startswith(name) else p for p in parts)
+        return text
+
+    # --- the match ---
+
+    def run(self) -> int:
+        s = self.session
+        try:
+            self.intro()
+            while True:
+                what = s.next()
+                if what is Next.OVER:
+                    self.final()
+                    return 0
+                if what is Next.HUMAN:
+                    self.human_turn()
+                else:
+                    self.show_event(s.step())
+        except _Stop as stop:
+            s.save()
+            if str(stop) == "refused":
+                self.say(
+                    "",
+                    f"Stopped: {MAX_ANSWERS} answers in a row made no choice, and the input is not "
+                    f"a terminal. The match is saved in {s.save_path}.",
+                    f"To continue it: {self._resume()}",
+                )
+                return 1
+            why = "The input ended" if str(stop) == "eof" else "You quit"
+            self.say(f"{why}: the match is saved in {s.save_path}.", f"To continue it: {self._resume()}")
+            return 0
+        except KeyboardInterrupt:
+            s.save()
+            self.say(
+                "", f"Interrupted: the match is saved in {s.save_path}.", f"To continue it: {self._resume()}"
+            )
+            return 130
+
+    def _resume(self) -> str:
+        return resume_command(self.session.save_path)
+
+    def intro(self) -> None:
+        s = self.session
+        rules = s.rules
+        obs = s.observation()
+        others = [f"{self.names[i]} ({s.kinds[i]})" for i in range(rules.players) if s.kinds[i] != HUMAN]
+        lines = [
+            f"Oh Hell: {rules_title(rules)}.",
+            f"{self.you_are()} Opponents, clockwise from seat 0: " + ", ".join(others) + ".",
+        ]
+        lines.extend(describe_rules(rules, self.names)[1:3])  # teams, hand sequence
+        lines.append(COMMANDS)
+        if s.save_path is not None:
+            lines.append(f"The match is saved after every move in {s.save_path}.")
+        self.say(*lines)
+        if s.moves and not s.is_over:
+            self.say(f"Resuming the match at hand {obs.hand_number + 1}.")
+            if obs.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY):
+                self.say(self.hand_header(obs))
+
+    def you_are(self) -> str:
+        name = self.names[self.you]
+        return f"You sit in seat {self.you}." if name == "You" else f"You are {name}, in seat {self.you}."
+
+    def hand_header(self, obs: Observation) -> str:
+        total = len(obs.rules.schedule)
+        number = (
+            f"Hand {obs.hand_number + 1} of {total}"
+            if not obs.extra_hand
+            else f"Tie-break hand {obs.hand_number + 1}"
+        )
+        cards = f"{obs.hand_size} card{'s' if obs.hand_size != 1 else ''}"
+        dealer = "you deal" if obs.dealer == self.you else f"{self.names[obs.dealer]} deals"
+        text = f"{number}: {dealer} {cards} each. Trump: {trump_words(obs)}."
+        if obs.devils_bridge:
+            text += " Devil's Bridge: you see everyone's card but your own."
+        return text
+
+    def show_event(self, event: Event) -> None:
+        s = self.session
+        obs = s.observation()
+        if event.kind == "deal":
+            self.say("", self.hand_header(obs))
+            return
+        self.say(*event_words(event, self.names, self.you))
+        bidding_over = obs.balance is not None and obs.phase is not Phase.BID
+        if event.kind == "bid" and bidding_over and event.hand_number == obs.hand_number:
+            self.say(f"All bids are in: {self.bids_text(obs)}; {balance_words(obs)}.")
+        if event.result is not None:
+            r = event.result
+            self.say(f"Hand {r.number} is over.")
+            self.say(*result_lines(r, running_totals(obs.results, r.number), self.names))
+
+    def bids_text(self, obs: Observation) -> str:
+        parts = []
+        for seat in self.bid_order(obs):
+            if obs.bids[seat] is not None:
+                parts.append(f"{self.who(seat)} {obs.bids[seat]}")
+            elif obs.has_bid[seat]:
+                parts.append(f"{self.who(seat)} sealed")
+        return ", ".join(parts)
+
+    def bid_order(self, obs: Observation) -> list[int]:
+        n = obs.players
+        return [(obs.dealer + 1 + i) % n for i in range(n)]
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.you else self.names[seat]
+
+    # --- the human's turn ---
+
+    def human_turn(self) -> None:
+        s = self.session
+        self.asked = 0
+        obs = s.observation()
+        if s.in_change_window:
+            self.change_turn(obs)
+        elif obs.phase is Phase.BID:
+            self.bid_turn(obs)
+        elif obs.phase is Phase.TRUMP:
+            self.trump_turn(obs)
+        else:
+            self.play_turn(obs)
+
+    def show_cards(self, obs: Observation) -> None:
+        if obs.devils_bridge:
+            held = [
+                f"{self.names[seat]} {card_words(h[0])}"
+                for seat, h in enumerate(obs.hands)
+                if h is not None and seat != self.you and h
+            ]
+            self.say("You cannot see your own card. The others hold: " + (", ".join(held) or "nothing") + ".")
+        else:
+            self.say(f"Your hand: {self.hand_text(obs.hand)}")
+
+    def bid_turn(self, obs: Observation) -> None:
+        self.show_cards(obs)
+        if obs.rules.bidding is Bidding.SIMULTANEOUS:
+            self.say("Everyone bids at once; the bids stay sealed until all are in.")
+        elif any(obs.has_bid):
+            self.say(f"Bids so far: {self.bids_text(obs)}.")
+        else:
+            self.say("You bid first.")
+        while True:
+            answer = self.ask(f"Your bid ({hook_words(obs)}):")
+            if self.command(answer):
+                continue
+            if not answer:
+                self.say(f"Please answer with a number of tricks from 0 to {obs.hand_size}.")
+                continue
+            bid = _number(answer)
+            if bid is None:
+                self.say(
+                    f"{answer!r} is not a bid: answer with a number of tricks from 0 to {obs.hand_size}."
+                )
+                continue
+            if not 0 <= bid <= obs.hand_size:
+                self.say(f"You cannot bid {bid}: a bid is from 0 to {obs.hand_size}, the cards in your hand.")
+                continue
+            if bid == obs.forbidden_bid:
+                self.say(
+                    f"You may not bid {bid}: the hook forbids the last bidder to make the bids add up "
+                    f"to the {_tricks(obs.hand_size)} (R-HOOK). Choose another bid."
+                )
+                continue
+            if self.try_act(Bid(self.you, bid)):
+                return
+
+    def change_turn(self, obs: Observation) -> None:
+        current = obs.bids[self.you]
+        nxt = self.names[(self.you + 1) % obs.players]  # the next bidder
+        while True:
+            answer = self.ask(
+                f"Change your bid before {nxt} bids? (0-{obs.hand_size}, or Enter to keep {current}):"
+            )
+            if answer.lower() in ("", "k", "keep", "n", "no", str(current)):
+                self.session.keep_bid()
+                return
+            if self.command(answer):
+                continue
+            bid = _number(answer)
+            if bid is None or not 0 <= bid <= obs.hand_size:
+                self.say(
+                    f"{answer!r} is not a bid from 0 to {obs.hand_size}: answer a new bid, or Enter to keep."
+                )
+                continue
+            if self.try_act(ChangeBid(self.you, bid)):
+                return
+
+    def trump_turn(self, obs: Observation) -> None:
+        self.show_cards(obs)
+        self.say("You are the highest bidder, so you name trump (or no trump).")
+        choices = ", ".join(f"{i} {suit_word(t)}" for i, t in enumerate(_TRUMP_CHOICES, start=1))
+        while True:
+            answer = self.ask(f"Name trump ({choices}):")
+            if answer.lower() == "h":
+                self.say("'h' could mean hearts or a hint: answer hearts (or 3) for hearts, hint for a hint.")
+                continue
+            if self.command(answer):
+                continue
+            known, suit = _trump_answer(answer)
+            if not known:
+                self.say(
+                    f"{answer!r} is not a choice: answer 1 to 5, a suit (clubs, C, ...) or NT for no trump."
+                )
+                continue
+            if self.try_act(NameTrump(self.you, suit)):
+                return
+
+    def play_turn(self, obs: Observation) -> None:
+        legal = [a for a in obs.legal_actions if isinstance(a, Play)]
+        if obs.trick:
+            table = "; ".join(
+                f"{self.who(seat)} {'led ' if i == 0 else ''}{card_words(c)}"
+                for i, (seat, c) in enumerate(obs.trick)
+            )
+            self.say(f"Trick {len(obs.tricks) + 1} of {obs.hand_size}. On the table: {table}.")
+        else:
+            self.say(f"Trick {len(obs.tricks) + 1} of {obs.hand_size}: you lead.")
+        self.say("Tricks so far: " + self.taken_text(obs) + ".")
+        self.show_cards(obs)
+        if obs.devils_bridge:
+            prompt = "Your card (Enter or 1 plays the card you cannot see):"
+        else:
+            cards = [a.card for a in legal if a.card is not None]
+            order = sort_hand(cards)
+            legal = [Play(self.you, c) for c in order]
+            self.say(
+                "You may play: " + "; ".join(f"{i}: {card_words(c)}" for i, c in enumerate(order, start=1))
+            )
+            prompt = "Your card:"
+        while True:
+            answer = self.ask(prompt)
+            if obs.devils_bridge and answer.lower() in ("", "1", "play", "?card"):
+                if self.try_act(legal[0]):
+                    return
+                continue
+            if self.command(answer):
+                continue
+            action = self.parse_card(answer, obs, legal)
+            if action is not None and self.try_act(action):
+                return
+
+    def taken_text(self, obs: Observation) -> str:
+        parts = []
+        for seat in self.bid_order(obs):
+            parts.append(f"{self.who(seat)} {obs.taken[seat]} (bid {obs.bids[seat]})")
+        return ", ".join(parts)
+
+    def parse_card(self, answer: str, obs: Observation, legal: list[Play]) -> Play | None:
+        if not answer:
+            self.say("Please answer with a card like 10H or AS, or its number in the list.")
+            return None
+        if obs.devils_bridge:
+            self.say("You cannot see your card, so you cannot name it: press Enter to play it.")
+            return None
+        index = _number(answer)
+        if index is not None:
+            if 1 <= index <= len(legal):
+                return legal[index - 1]
+            self.say(f"There is no card {index}: answer 1 to {len(legal)}, or a card like 10H.")
+            return None
+        try:
+            card = Card.parse(answer)
+        except CardError as err:
+            self.say(f"{err}. Answer a card like 10H, TH or AS, or its number in the list.")
+            return None
+        if card not in obs.hand:
+            self.say(f"You do not hold the {card_words(card)}.")
+            return None
+        if all(a.card != card for a in legal):
+            led = obs.trick[0][1].suit
+            self.say(f"You cannot play the {card_words(card)}: you must follow {suit_word(led)} (R-FOLLOW).")
+            return None
+        return Play(self.you, card)
+
+    def try_act(self, action: Action) -> bool:
+        try:
+            event = self.session.act(action)
+        except IllegalActionError as err:
+            self.say(f"Not allowed: {err}.")
+            return False
+        self.show_event(event)
+        return True
+
+    # --- commands ---
+
+    def command(self, answer: str) -> bool:
+        """Handle h, ?, s, q and help; True if the answer was one."""
+        word = answer.strip().lower()
+        if word in ("q", "quit", "exit"):
+            raise _Stop("quit")
+        if word in ("?", "rules"):
+            self.say(
+                f"Rules: {rules_title(self.session.rules)}.", *describe_rules(self.session.rules, self.names)
+            )
+            return True
+        if word in ("s", "score", "scores", "score sheet"):
+            obs = self.session.observation()
+            self.say("Score sheet:", *score_sheet_lines(obs.results, self.names))
+            self.say("Totals: " + ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(obs.totals)) + ".")
+            return True
+        if word in ("h", "hint"):
+            self.show_hint()
+            return True
+        if word == "help":
+            self.say(COMMANDS, "Bid with a number; play a card by its number in the list or as 10H, TH, AS.")
+            return True
+        return False
+
+    def show_hint(self) -> None:
+        found = self.session.hint()
+        if found is None:
+            self.say("There is nothing for the expert to suggest now.")
+            return
+        action = found.action
+        if isinstance(action, Bid):
+            what = f"bid {action.bid}"
+        elif isinstance(action, NameTrump):
+            what = f"name {suit_word(action.suit)}"
+        elif isinstance(action, Play) and action.card is not None:
+            what = f"play the {card_words(action.card)}"
+        else:
+            what = "play the card you cannot see"
+        self.say(f"Hint: the expert would {what} (expected score {found.expected:.1f}).")
+
+    def final(self) -> None:
+        s = self.session
+        obs = s.observation()
+        self.say("", "The match is over. Final standings:", *standings_lines(s.rules, obs, self.names))
+        if s.save_path is not None:
+            self.say(f"The game record is in {s.save_path}: ohhell replay {s.save_path} shows every hand.")
+
+
+def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except (OSError, ValueError):
+        return False
+
+
+def _tricks(count: int) -> str:
+    return f"{count} trick{'s' if count != 1 else ''}"
+
+
+def _number(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isdigit() else None
+
+
+def _trump_answer(text: str) -> tuple[bool, Suit | None]:
+    """(True, a suit or None for no trump), or (False, None) if the answer names neither."""
+    key = text.strip().lower()
+    number = _number(key)
+    if number is not None:
+        if 1 <= number <= len(_TRUMP_CHOICES):
+            return True, _TRUMP_CHOICES[number - 1]
+        return False, None
+    if key in ("nt", "no trump", "notrump", "no-trump", "none", "n"):
+        return True, None
+    try:
+        return True, Suit.parse(key)
+    except CardError:
+        return False, None
+
+
+def play_plain(session: Session, infile: TextIO | None = None, outfile: TextIO | None = None) -> int:
+    """Play ``session`` in line mode on the given streams (stdin/stdout by default)."""
+    return PlainUI(session, infile, outfile).run()

@@ -1,0 +1,455 @@
+"""A local match against bots, for any front end (the line mode, the terminal app).
+
+A ``Session`` holds the rules, the seats' names, what sits in each seat (the
+human or a bot level), the game state and the file the match is saved to. It
+is the only object that touches the state: front ends show
+``session.observation()`` (``observe(state, human_seat)``) and the ``Event``
+values that ``step`` and ``act`` return, which carry only what the human may
+know (a sealed bid has no value, a deal no cards).
+
+- Bots are asked through their seat's observation alone, one action at a time,
+  so a front end can show each move as it happens.
+- The human's action goes through ``apply``: an illegal one raises
+  ``IllegalActionError`` with the rule's reason and changes nothing.
+- The record is saved (atomically) after every action, with tags naming what
+  sits in each seat and the seed, and ``resume(path)`` rebuilds the session by
+  replaying it.
+- Randomness never depends on how the match was run: each deal's shuffle comes
+  from ``seed`` and the hand number, each bot decision's ``random.Random`` from
+  ``seed`` and the position in the log, so a resumed match plays on exactly as
+  an uninterrupted one would (for bots that are not bounded by time).
+- R-BID-CHANGE: after the human's bid, while the rules still let it be
+  changed, the session waits for the human to change it or to ``keep_bid``
+  before the next bot bids.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import random
+import secrets
+import signal
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from .. import (
+    CHANCE,
+    Action,
+    Bid,
+    Bidding,
+    ChangeBid,
+    Deal,
+    DrawForDealer,
+    GameState,
+    HandResult,
+    IllegalActionError,
+    NameTrump,
+    Observation,
+    Phase,
+    Record,
+    RecordError,
+    Rules,
+    Trick,
+    actors,
+    apply,
+    chance_action,
+    dump,
+    load,
+    new_game,
+    observe,
+    seats_to_ask,
+)
+from ..bots import Bot, IllegalBotActionError, get_bot, opponent_levels
+
+if TYPE_CHECKING:
+    from ..bots.hint import Hint
+
+HUMAN: Final = "human"
+"""The kind of the seat a person plays; the other kinds are bot names."""
+
+DEFAULT_LEVEL: Final = "intermediate"
+BOT_SEAT_NAMES: Final = ("Ada", "Bruno", "Chloe", "Dev", "Elif", "Femi")
+"""Names for the bots' seats, one per opponent, in seat order."""
+
+
+class SessionError(ValueError):
+    """A match that cannot be set up or resumed; the message says why."""
+
+
+class Next(Enum):
+    """What the match waits for."""
+
+    HUMAN = "human"  # the human must act (or keep a bid that may still change)
+    BOT = "bot"  # a bot is to act: call step()
+    CHANCE = "chance"  # a draw or a deal: call step()
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One applied action as the human may see it.
+
+    ``action`` is ``None`` where the human may not see it: a sealed bid
+    (R-BID-SIMULTANEOUS) or a deal (the human's cards are in the observation).
+    A ``Play`` always names the real card, also one played unseen under
+    Devil's Bridge: once played, a card is face up on the table.
+    """
+
+    seat: int  # CHANCE for a draw or a deal
+    kind: str  # "draw", "deal", "bid", "change", "trump" or "play"
+    action: Action | None
+    hand_number: int  # 0-based: the hand the action belongs to
+    trick: Trick | None = None  # the trick this play completed
+    result: HandResult | None = None  # the hand this play finished
+    dealer: int | None = None  # for "draw": the first dealer once the draw decides it
+
+
+def default_save_path() -> Path:
+    """``$OHHELL_HOME/current.ohr``, else ``~/.local/share/ohhell/current.ohr``."""
+    home = os.environ.get("OHHELL_HOME")
+    folder = Path(home).expanduser() if home else Path.home() / ".local" / "share" / "ohhell"
+    return folder / "current.ohr"
+
+
+def keep_previous(path: Path) -> Path | None:
+    """Move an existing record at ``path`` aside (``current-2024...-1.ohr``) so a
+    new match never overwrites an old one; return where it went, if anywhere."""
+    if not path.exists():
+        return None
+    stamp = _timestamp()
+    for k in range(1, 1000):
+        target = path.with_name(f"{path.stem}-{stamp}{'' if k == 1 else f'-{k}'}{path.suffix}")
+        if not target.exists():
+            path.replace(target)
+            return target
+    raise SessionError(f"cannot find a free name to keep {path}")  # pragma: no cover
+
+
+def _timestamp() -> str:
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
+def _rng(seed: int, purpose: str, *numbers: int) -> random.Random:
+    # A string seed is hashed with SHA-512 by random.seed, so the stream is the
+    # same in every process and on every platform (PYTHONHASHSEED plays no part).
+    return random.Random(f"ohhell-play:{seed}:{purpose}:{':'.join(str(n) for n in numbers)}")
+
+
+@contextlib.contextmanager
+def _no_interrupt() -> Iterator[None]:
+    """Hold Ctrl-C back while an action is applied and saved, then deliver it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    except ValueError:  # pragma: no cover - not the main interpreter
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            signal.raise_signal(signal.SIGINT)
+
+
+class Session:
+    """One person against bots at one table; see the module docstring."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        names: Sequence[str],
+        kinds: Sequence[str],
+        seed: int,
+        save_path: Path | str | None = None,
+        think: float = 1.0,
+        hint_seconds: float = 0.5,
+        state: GameState | None = None,
+    ) -> None:
+        n = rules.players
+        if len(names) != n or len(kinds) != n:
+            raise SessionError(f"a {n}-player match needs {n} names and {n} seat kinds")
+        humans = [s for s, k in enumerate(kinds) if k == HUMAN]
+        if len(humans) != 1:
+            raise SessionError("exactly one seat must be the human's")
+        for kind in kinds:
+            if kind != HUMAN and kind not in opponent_levels():
+                raise SessionError(f"unknown bot level {kind!r}; levels are {', '.join(opponent_levels())}")
+        self.rules = rules
+        self.names: tuple[str, ...] = tuple(names)
+        self.kinds: tuple[str, ...] = tuple(kinds)
+        self.human: int = humans[0]
+        self.seed = seed
+        self.think = think
+        self.hint_seconds = hint_seconds
+        self.save_path: Path | None = Path(save_path) if save_path is not None else None
+        self.state: GameState = state if state is not None else new_game(rules)
+        self._bots: dict[int, Bot] = {
+            s: get_bot(k, seconds=think) if k == "expert" else get_bot(k)
+            for s, k in enumerate(kinds)
+            if k != HUMAN
+        }
+        self._kept_at: int | None = None  # log length when the human chose to keep a changeable bid
+
+    # --- Setting up ---
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        *,
+        seat: int = 0,
+        name: str = "You",
+        levels: Sequence[str] = (DEFAULT_LEVEL,),
+        seed: int | None = None,
+        save_path: Path | str | None = None,
+        think: float = 1.0,
+        hint_seconds: float = 0.5,
+    ) -> Session:
+        """A new match: the human in ``seat``, one bot level per opponent in seat
+        order (a single level serves them all), a fresh seed unless one is given."""
+        n = rules.players
+        if not 0 <= seat < n:
+            raise SessionError(f"your seat must be from 0 to {n - 1}, not {seat}")
+        levels = [lv.strip().lower() for lv in levels]
+        if len(levels) == 1:
+            levels = levels * (n - 1)
+        if len(levels) != n - 1:
+            raise SessionError(
+                f"name one bot level, or one for each of the {n - 1} opponents, not {len(levels)}"
+            )
+        for level in levels:
+            if level not in opponent_levels():
+                raise SessionError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
+        name = " ".join(name.split()) or "You"
+        kinds: list[str] = []
+        names: list[str] = []
+        bot_names = iter(BOT_SEAT_NAMES)
+        for s in range(n):
+            if s == seat:
+                kinds.append(HUMAN)
+                names.append(name)
+            else:
+                kinds.append(levels.pop(0))
+                bot_name = next(bot_names)
+                names.append(bot_name if bot_name != name else f"{bot_name} 2")
+        if seed is None:
+            seed = secrets.randbelow(1_000_000_000)
+        session = cls(
+            rules,
+            names=names,
+            kinds=kinds,
+            seed=seed,
+            save_path=save_path,
+            think=think,
+            hint_seconds=hint_seconds,
+        )
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, path: Path | str, *, think: float | None = None, hint_seconds: float = 0.5) -> Session:
+        """The match saved at ``path``, replayed to where it stopped.
+
+        A record without this module's tags (say one from ``ohhell simulate``)
+        is continued with the human in seat 0 and intermediate bots.
+        """
+        try:
+            record = load(path)
+            state = record.replay()
+        except OSError as err:
+            raise SessionError(f"cannot read {path}: {err.strerror or err}") from None
+        except RecordError as err:
+            raise SessionError(f"{path}: {err}") from None
+        tags = dict(record.tags)
+        n = record.rules.players
+        kinds = tags.get("kinds", "").split(",") if tags.get("kinds") else [HUMAN] + [DEFAULT_LEVEL] * (n - 1)
+        try:
+            seed = int(tags["seed"]) if "seed" in tags else secrets.randbelow(1_000_000_000)
+            saved_think = float(tags.get("think", "1"))
+        except ValueError as err:
+            raise SessionError(f"{path}: a tag cannot be read: {err}") from None
+        return cls(
+            record.rules,
+            names=record.seats,
+            kinds=kinds,
+            seed=seed,
+            save_path=path,
+            think=saved_think if think is None else think,
+            hint_seconds=hint_seconds,
+            state=state,
+        )
+
+    # --- Saving ---
+
+    def record(self) -> Record:
+        """The match so far as a game record, with the tags ``resume`` reads."""
+        tags = (
+            ("app", "ohhell play"),
+            ("human", str(self.human)),
+            ("kinds", ",".join(self.kinds)),
+            ("seed", str(self.seed)),
+            ("think", f"{self.think:g}"),
+        )
+        return Record.from_state(self.state, self.names, tags)
+
+    def save(self) -> None:
+        """Write the record to ``save_path`` (atomically); nothing without a path."""
+        if self.save_path is None:
+            return
+        self.save_path.parent.mkdir(parents=True, exist_ok=True)
+        dump(self.record(), self.save_path)
+
+    # --- What is going on ---
+
+    def observation(self) -> Observation:
+        """What the human may know now: the only view a front end shows."""
+        return observe(self.state, self.human)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def moves(self) -> int:
+        """Actions played so far (deals included): a front end's clock for
+        telling whether the match moved on while it was busy."""
+        return len(self.state.log)
+
+    @property
+    def in_change_window(self) -> bool:
+        """R-BID-CHANGE: may the human still change a bid made before the next bidder?"""
+        st = self.state
+        return (
+            st.phase is Phase.BID
+            and st.rules.bidding is Bidding.SEQUENTIAL
+            and st.change_seat == self.human
+            and st.to_act != self.human
+        )
+
+    def next(self) -> Next:
+        """What the match waits for now."""
+        st = self.state
+        if st.is_over:
+            return Next.OVER
+        if st.is_chance:
+            return Next.CHANCE
+        if self.human in actors(st) and (not self.in_change_window or self._kept_at != len(st.log)):
+            return Next.HUMAN
+        return Next.BOT
+
+    def bot_seat(self) -> int | None:
+        """The bot seat to ask next, if a bot is to act."""
+        if self.next() is not Next.BOT:
+            return None
+        for seat in seats_to_ask(self.state):
+            if seat != self.human:
+                return seat
+        return None  # pragma: no cover - next() said a bot acts
+
+    def level(self, seat: int) -> str:
+        return self.kinds[seat]
+
+    # --- Acting ---
+
+    def choose(self, seat: int) -> Action:
+        """The bot in ``seat``'s choice from its own observation; changes nothing,
+        so a front end may run it in a worker thread while it draws the table."""
+        bot = self._bots[seat]
+        obs = observe(self.state, seat)
+        action = bot.choose(obs, _rng(self.seed, "bot", len(self.state.log), seat))
+        if action not in obs.legal_actions:
+            raise IllegalBotActionError(
+                f"bot {bot.name!r} in seat {seat} chose {action!r}, which is not legal"
+            )
+        return action
+
+    def step(self, action: Action | None = None) -> Event:
+        """Play the next chance action or bot action and return what the human sees.
+
+        ``action`` may give a bot's choice made earlier with ``choose`` (it is
+        checked again); otherwise the bot is asked now.
+        """
+        what = self.next()
+        if what is Next.CHANCE:
+            st = self.state
+            if st.phase is Phase.DRAW:
+                rng = _rng(self.seed, "draw", len(st.draws))
+            else:
+                rng = _rng(self.seed, "deal", st.hand_number)
+            return self._apply(chance_action(st, rng))
+        if what is not Next.BOT:
+            raise SessionError(f"no bot or chance action is due: the match waits for {what.value}")
+        seat = self.bot_seat()
+        assert seat is not None
+        if action is None:
+            action = self.choose(seat)
+        elif action.seat != seat or action not in observe(self.state, seat).legal_actions:
+            raise IllegalBotActionError(f"{action!r} is not the bot's legal action now")
+        return self._apply(action)
+
+    def act(self, action: Action) -> Event:
+        """The human's action. Raises ``IllegalActionError`` (the rule's reason)
+        and changes nothing if it is not legal now."""
+        if action.seat != self.human:
+            raise IllegalActionError(f"you sit in seat {self.human}, not seat {action.seat}")
+        return self._apply(action)
+
+    def keep_bid(self) -> None:
+        """R-BID-CHANGE: the human keeps the bid it may still change; bots go on."""
+        if not self.in_change_window:
+            raise SessionError("there is no bid of yours that could still be changed")
+        self._kept_at = len(self.state.log)
+
+    def hint(self, seconds: float | None = None, obs: Observation | None = None) -> Hint | None:
+        """The expert's suggestion for the human (``ohhell.bots.hint.Hint``), or
+        None when the human has no bid, trump or card to choose. A front end may
+        pass the observation it took (and call this from a worker thread)."""
+        from ..bots.hint import hint
+
+        if obs is None:
+            if self.next() is not Next.HUMAN or self.in_change_window:
+                return None
+            obs = self.observation()
+        if not obs.legal_actions or isinstance(obs.legal_actions[0], ChangeBid):
+            return None
+        secs = self.hint_seconds if seconds is None else seconds
+        rng = _rng(self.seed, "hint", obs.hand_number, len(obs.played_cards()), sum(obs.has_bid))
+        return hint(obs, rng, seconds=secs)
+
+    def _apply(self, action: Action) -> Event:
+        st = self.state
+        hand_number = st.hand_number
+        results = len(st.results)
+        with _no_interrupt():
+            apply(st, action)
+            self.save()
+        done = st.log[-1]  # a blind play is logged with its real card
+        seat = CHANCE if isinstance(done, Deal | DrawForDealer) else done.seat
+        event = Event(seat=seat, kind="", action=done, hand_number=hand_number)
+        if isinstance(done, DrawForDealer):
+            dealer = st.dealer if st.phase is not Phase.DRAW else None
+            return dataclasses.replace(event, kind="draw", dealer=dealer)
+        if isinstance(done, Deal):
+            return dataclasses.replace(event, kind="deal", action=None)
+        if isinstance(done, Bid | ChangeBid):
+            # R-BID-SIMULTANEOUS: another seat's bid stays sealed until the last is in.
+            sealed = st.rules.bidding is Bidding.SIMULTANEOUS and st.phase is Phase.BID and seat != self.human
+            kind = "bid" if isinstance(done, Bid) else "change"
+            return dataclasses.replace(event, kind=kind, action=None if sealed else done)
+        if isinstance(done, NameTrump):
+            return dataclasses.replace(event, kind="trump")
+        trick = st.tricks[-1] if not st.trick and st.tricks else None
+        result = st.results[-1] if len(st.results) > results else None
+        return dataclasses.replace(event, kind="play", trick=trick, result=result)

@@ -1,0 +1,208 @@
+"""``ohhell score``: the line-by-line scorekeeper driven with scripted input.
+
+Bad entries are re-asked with the reason, the sheet is saved after every entry
+and resumed, and a saved sheet exports as CSV and JSON.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ohhell.cli.score import main
+from ohhell.scorekeeper import ScoreGame
+from ohhell.scorekeeper.text import chart_text, sheet_text, standings_text
+
+
+def run(argv: list[str], lines: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(argv, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out)
+    return code, out.getvalue()
+
+
+SHORT = ["--preset", "common", "--sequence", "fixed", "--fixed-hands", "2", "--start-cards", "5"]
+
+
+def test_a_whole_game_with_refusals_re_asked(tmp_path: Path) -> None:
+    # R-HOOK, R-BID-RANGE, tricks total, R-BID-ANNOUNCE, R-SC-TRICKS-BONUS, R-TIE-EXACT.
+    path = tmp_path / "game.json"
+    lines = [
+        "",  # Enter: the preset's first dealer (Ann, seat 0)
+        "9",  # out of range
+        "two",  # not a number
+        "2",
+        "1",
+        "1",
+        "1",  # the hook: 2 + 1 + 1 + 1 = 5
+        "0",
+        "2 1 1 2",  # adds up to 6
+        "0 2 1 2",
+        "1",
+        "1",
+        "1",
+        "1",
+        "1 2 1 1",
+        "sheet",
+        "chart",
+        "quit",
+    ]
+    code, text = run([*SHORT, "--names", "Ann,Bob,Cid,Dee", "--file", str(path)], lines)
+    assert code == 0
+    assert "Hand 1 of 2: 5 cards each. Ann deals; Bob bids first; Bob leads." in text
+    assert "Bid for Ann (0-5, not 1 (the hook)): " in text
+    assert "Refused: Bob bid 9, but a bid is from 0 to 5 (R-BID-RANGE)" in text
+    assert "Refused: 'two' is not a bid" in text
+    assert "Refused: the hook forbids Ann to bid 1: the bids would total the 5 tricks (R-HOOK)" in text
+    assert "Bids: Bob 2, Cid 1, Dee 1, Ann 0. 4 bid for 5: under (R-BID-ANNOUNCE)." in text
+    assert "Refused: the tricks taken add up to 6, but the hand has 5 tricks" in text
+    assert "missed (blob)" in text
+    assert "Hand 2 of 2: 5 cards each. Bob deals; Cid bids first" in text
+    assert "The game is over." in text
+    game = ScoreGame.from_json(path.read_text())
+    assert game.is_over
+    assert game.hands[0].scores == (10, 12, 11, 2)
+    assert game.hands[1].scores == (11, 2, 11, 11)
+    assert game.totals == (21, 14, 22, 13)
+    assert "1. Cid: 22 points, 2 exact bids" in text
+    assert "Exact bids: Ann 100%, Bob 50%, Cid 100%, Dee 50%" in text
+    assert "hands across, totals up" in text
+
+
+def test_resume_edit_undo_and_export(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    run([*SHORT, "--names", "Ann,Bob,Cid,Dee", "--dealer", "Dee", "--file", str(path)], ["1", "1", "1", "1"])
+    game = ScoreGame.from_json(path.read_text())  # saved after every entry
+    assert game.entries[0].bids == (1, 1, 1, 1) and game.first_dealer == 3
+    code, text = run(
+        ["--file", str(path)],
+        [
+            "1 1 1 2",
+            "edit 1 tricks 0 1 1 3",
+            "edit 1 bids 1 1 1 2",  # the hook: the dealer Dee may not make it 5
+            "edit 1 frogs 1",
+            "undo",
+            "revoke Cid 1",
+            "standings",
+            "quit",
+        ],
+    )
+    assert code == 0
+    assert "Resuming the game in" in text
+    assert "Hand 1 changed; totals now: Ann 0, Bob 11, Cid 11, Dee 3" in text
+    assert "Refused: the edit is refused: hand 1: the hook forbids Dee, who bids last, to bid 2" in text
+    assert "Refused: 'frogs': edit bids, tricks, trump or revokes" in text
+    assert "Undone: the edit of hand 1." in text
+    assert "Revoke by Cid: -20 (R-REVOKE)" in text
+    game = ScoreGame.from_json(path.read_text())
+    assert game.hands[0].scores == (11, 11, -9, 2)
+    code, csv_text = run(["--file", str(path), "--export", "csv"], [])
+    assert code == 0
+    assert csv_text.splitlines()[1].startswith("1,5,Dee,Ann,,under,,1,1,yes,11,11")
+    code, json_text = run(["--file", str(path), "--export", "json"], [])
+    assert code == 0 and json.loads(json_text)["hands"][0]["revokes"] == [2]
+
+
+def test_okenuff_trump_no_trump_and_settlement() -> None:
+    # R-TRUMP-BIDDER, R-SC-OKENUFF doubling, R-SETTLE.
+    lines = [
+        "Dee",
+        "0",
+        "1",
+        "2",
+        "2",
+        "1 2 1 0",  # trump not named yet: taken as a trump answer and refused
+        "nt",
+        "0 1 2 1",
+        "standings",
+        "quit",
+    ]
+    code, text = run(["--preset", "okenuff", "--hand-sizes", "4,5", "--names", "Ann,Bob,Cid,Dee"], lines)
+    assert code == 0
+    assert "Cid bid highest: trump? (C, D, H, S or NT): " in text
+    assert "Refused: '1 2 1 0' is not a suit" in text
+    assert "Trump: no trump." in text
+    assert "(no trump: every score of this hand is doubled, R-SC-OKENUFF)" in text
+    assert "Settlement: Ann +12, Bob +20, Cid +36, Dee -68" in text
+
+
+def test_bad_setup_is_asked_again() -> None:
+    code, text = run(["--preset", "pagat"], ["Ann, Bob", "Ann, Bob, Cid", "Zed", "Cid", "quit"])
+    assert code == 0
+    assert "Oh Hell is for 3 to 7 players, not 2 (R-PLAYERS)" in text
+    assert "'Zed' is not one of the players (Ann, Bob, Cid)" in text
+    assert "Hand 1 of 19: 10 cards each. Cid deals; Ann bids first" in text
+
+
+def test_simultaneous_bids_by_name() -> None:
+    # R-BID-SIMULTANEOUS: any order, "NAME N".
+    argv = ["--bidding", "simultaneous", "--hook", "no", "--bid-changes", "no", "--names", "A1,B2,C3"]
+    code, text = run([*argv, "--dealer", "A1"], ["C3 4", "2", "A1 3", "quit"])
+    assert code == 0
+    assert "Bids: B2 2, C3 4, A1 3. 9 bid for 10: under" in text
+    assert "Refused" not in text
+
+
+def test_command_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["--export", "csv"], [])[0] == 2
+    assert "--export prints a saved sheet" in capsys.readouterr().err
+    path = tmp_path / "g.json"
+    path.write_text("{}")
+    assert run(["--file", str(path)], [])[0] == 2
+    assert "not an ohhell-scoresheet" in capsys.readouterr().err
+    assert run(["--file", str(path), "--scoring", "tens"], [])[0] == 2
+    assert "holds a game already" in capsys.readouterr().err
+    assert run(["--names", "A,B,C", "--scoring", "frogs"], [])[0] == 2
+    assert "expected one of" in capsys.readouterr().err
+
+
+def test_export_from_the_prompt(tmp_path: Path) -> None:
+    target = tmp_path / "out.csv"
+    code, text = run([*SHORT, "--names", "A,B,C"], ["", f"export csv {target}", "export json", "quit"])
+    assert code == 0
+    assert target.read_text().startswith("hand,cards,dealer")
+    assert '"format": "ohhell-scoresheet"' in text
+
+
+def test_text_views_of_an_empty_sheet() -> None:
+    from ohhell.rules import PRESETS
+
+    game = ScoreGame(PRESETS["common"], ["Ann", "Bob", "Cid", "Dee"])
+    assert chart_text(game) == "No hand is finished yet."
+    assert sheet_text(game).startswith("hand cards dealer")
+    assert "(the game is not over yet)" in standings_text(game)
+
+
+def test_runs_as_a_program(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "ohhell.cli.score", *SHORT, "--names", "A,B,C", "--file", str(path)],
+        input="\n1\n1\n1\nhelp\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "undo " in result.stdout and "export csv|json" in result.stdout
+    assert json.loads(path.read_text())["hands"][0]["bids"] == [1, 1, 1]
+
+
+def test_registers_as_a_subcommand(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    from ohhell.cli.score import add_parser
+
+    parser = argparse.ArgumentParser(prog="ohhell")
+    sub = parser.add_subparsers(dest="command")
+    add_parser(sub)
+    args = parser.parse_args(["score", *SHORT, "--names", "A,B,C", "--dealer", "B"])
+    monkeypatch.setattr(sys, "stdin", io.StringIO("2\nquit\n"))
+    assert args.func(args) == 0
+    assert "Hand 1 of 2: 5 cards each. B deals; C bids first" in capsys.readouterr().out
