@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
+from collections.abc import Iterator
 from typing import Any
 
-from ohhell import Card, Deal, GameState, Rules, apply, new_game, parse_cards
+import pytest
+
+from ohhell import Card, Deal, GameState, IllegalActionError, Rules, apply, new_game, parse_cards
 
 
 def dealt(rules: Rules, hands: str, turned: str | None = None) -> GameState:
@@ -19,3 +23,18 @@ def dealt(rules: Rules, hands: str, turned: str | None = None) -> GameState:
 def snapshot(state: GameState) -> dict[str, Any]:
     """Every field of the state, deep-copied, to show an action changed nothing."""
     return {name: copy.deepcopy(getattr(state, name)) for name in GameState.__slots__}
+
+
+@contextlib.contextmanager
+def refused_by(
+    rule: str, error: type[Exception] = IllegalActionError, match: str | None = None
+) -> Iterator[pytest.ExceptionInfo[Any]]:
+    """The block raises ``error`` resting on rule point ``rule`` (and saying
+    ``match``), worded in plain words: a rule id is for docs and tests, not
+    for the player."""
+    with pytest.raises(error, match=match) as info:
+        yield info
+    assert getattr(info.value, "rule", None) == rule, (
+        f"{info.value!r} rests on {info.value.rule!r}, not {rule}"
+    )
+    assert "R-" not in str(info.value), f"a rule id in the text a player reads: {info.value}"

@@ -1,6 +1,6 @@
 """ohhell: the rules engine of Oh Hell and its clients.
 
-The core (cards, rules, scoring, game, view, record) uses the standard library
+The core (cards, rules, scoring, hand, game, view, match, record) uses the standard library
 only. Everything else is a client of the names exported here.
 """
 
@@ -50,6 +50,7 @@ from .hand import (
     trick_winner,
     trump_namer,
 )
+from .match import Chance, Match, Player, Waiting, seeded_chance
 from .record import Record, RecordError, dump, dumps, format_action, load, loads, parse_action
 from .rules import (
     MAX_PLAYERS,
@@ -89,6 +90,7 @@ from .view import (
     observe,
     sample_hands,
     sample_world,
+    seen_action,
     visible_log,
 )
 
@@ -106,6 +108,7 @@ __all__ = [
     "Bidding",
     "Card",
     "CardError",
+    "Chance",
     "ChangeBid",
     "Deal",
     "Deck",
@@ -115,10 +118,12 @@ __all__ = [
     "HandPlan",
     "HandResult",
     "IllegalActionError",
+    "Match",
     "NameTrump",
     "Observation",
     "Phase",
     "Play",
+    "Player",
     "Rank",
     "Record",
     "RecordError",
@@ -134,6 +139,7 @@ __all__ = [
     "TieBreak",
     "Trick",
     "TrumpMode",
+    "Waiting",
     "actors",
     "advance_chance",
     "apply",
@@ -173,6 +179,8 @@ __all__ = [
     "sample_world",
     "score_hand",
     "seats_to_ask",
+    "seeded_chance",
+    "seen_action",
     "set_trump",
     "settlement",
     "settlement_net",

@@ -13,6 +13,7 @@ here reads a game state: the inputs are rules, observations, hand results and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from . import (
@@ -25,6 +26,7 @@ from . import (
     DrawForDealer,
     FirstLead,
     HandResult,
+    IllegalActionError,
     NameTrump,
     Observation,
     Play,
@@ -422,3 +424,29 @@ def tie_break_lines(rules: Rules, obs: Observation, names: Sequence[str], table:
     if len(sides(rules)) != rules.players:
         out.append("(Team totals are the sums of the team members' scores.)")
     return out
+
+
+_SEAT = re.compile(r"\bseat (\d+)('s)?")
+
+
+def refusal_words(err: IllegalActionError, names: Sequence[str], you: int | None = None) -> str:
+    """A refused action said to a person: seats by name, the reader's own
+    seat (``you``) as "you". The engine words its refusals about numbered
+    seats and names the rule only in ``err.rule``, so every front end says
+    the same thing the same way."""
+
+    def seat_word(found: re.Match[str]) -> str:
+        seat, owner = int(found.group(1)), found.group(2)
+        if seat == you:
+            if not owner:
+                return "you"
+            after_not = found.string[max(0, found.start() - 4) : found.start()] == "not "
+            return "yours" if after_not else "your"
+        name = names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+        return name + (owner or "")
+
+    text = _SEAT.sub(seat_word, str(err))
+    for third, second in (("you has ", "you have "), ("you does ", "you do "), ("you was ", "you were ")):
+        text = text.replace(third, second)
+    text = text.replace("its bid", "your bid") if err.seat == you and you is not None else text
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

@@ -41,7 +41,38 @@ def most_actions(rules: Rules) -> int:
 
 
 class IllegalActionError(ValueError):
-    """An action the rules do not allow now; the message names the rule."""
+    """An action the rules do not allow now; nothing was changed.
+
+    ``str(err)`` is a plain sentence; the fields let each front end word it
+    for its reader: ``seat`` and ``action`` (when known), ``rule`` (the rule
+    point's id in RULES.md, for docs and tests, never shown to a player) and
+    ``reason``, a short code ("turn": not this seat's turn; "illegal": the
+    rules forbid it; "blind", "no-change", "player", "form": see match.py).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        seat: int | None = None,
+        action: object = None,
+        rule: str | None = None,
+        reason: str = "illegal",
+    ) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.action = action
+        self.rule = rule
+        self.reason = reason
+
+    def about(self, action: object) -> IllegalActionError:
+        """Fill in the action and its seat if the check that raised did not."""
+        if self.action is None:
+            self.action = action
+        if self.seat is None:
+            seat = getattr(action, "seat", None)
+            self.seat = seat if type(seat) is int else None
+        return self
 
 
 class Phase(StrEnum):
@@ -384,8 +415,11 @@ def check(state: GameState, action: Action) -> None:
     """Raise ``IllegalActionError`` naming the rule if ``action`` is not legal now."""
     checker = _CHECKS.get(type(action))
     if checker is None:
-        raise IllegalActionError(f"{action!r} is not an Oh Hell action")
-    checker(state, action)
+        raise IllegalActionError(f"{action!r} is not an Oh Hell action", reason="form")
+    try:
+        checker(state, action)
+    except IllegalActionError as err:
+        raise err.about(action) from None
 
 
 def is_legal(state: GameState, action: Action) -> bool:
@@ -401,8 +435,11 @@ def apply(state: GameState, action: Action) -> None:
     kind = type(action)
     checker = _CHECKS.get(kind)
     if checker is None:
-        raise IllegalActionError(f"{action!r} is not an Oh Hell action")
-    checker(state, action)
+        raise IllegalActionError(f"{action!r} is not an Oh Hell action", reason="form")
+    try:
+        checker(state, action)
+    except IllegalActionError as err:
+        raise err.about(action) from None
     _DOS[kind](state, action)
 
 
@@ -411,7 +448,9 @@ def apply(state: GameState, action: Action) -> None:
 
 def _check_seat(state: GameState, seat: object) -> None:
     if type(seat) is not int or not 0 <= seat < state.players:
-        raise IllegalActionError(f"there is no seat {seat!r} at a {state.players}-player table")
+        raise IllegalActionError(
+            f"there is no seat {seat!r} at a {state.players}-player table", reason="form"
+        )
 
 
 def _check_draw(state: GameState, action: DrawForDealer) -> None:
@@ -424,11 +463,11 @@ def _check_draw(state: GameState, action: DrawForDealer) -> None:
     for seat, card in enumerate(cards):
         if (card is not None) != (seat in state.contenders):
             who = "draws" if seat in state.contenders else "is not drawing"
-            raise IllegalActionError(f"seat {seat} {who} in this round (R-DEALER-DRAW)")
+            raise IllegalActionError(f"seat {seat} {who} in this round", rule="R-DEALER-DRAW")
         if card is not None and not isinstance(card, Card):
             raise IllegalActionError(f"seat {seat} drew {card!r}, which is not a card")
     if len(set(drawn)) != len(drawn):
-        raise IllegalActionError("the same card was drawn twice from one pack (R-DEALER-DRAW)")
+        raise IllegalActionError("the same card was drawn twice from one pack", rule="R-DEALER-DRAW")
 
 
 def _check_deal(state: GameState, action: Deal) -> None:
@@ -454,11 +493,12 @@ def _check_deal(state: GameState, action: Deal) -> None:
     every_card = plan.all_dealt(state.rules, size)
     if state.rules.trump is TrumpMode.TURN and not every_card:
         if not isinstance(turned, Card):
-            raise IllegalActionError("after the deal the next card is turned for trump (R-TRUMP-TURN)")
+            raise IllegalActionError("after the deal the next card is turned for trump", rule="R-TRUMP-TURN")
         used.append(turned)
     elif turned is not None:
-        why = "every card is dealt (R-TRUMP-NONE-ALL-DEALT)" if every_card else "trump is not turned"
-        raise IllegalActionError(f"no card is turned: {why}")
+        why = "every card is dealt" if every_card else "trump is not turned"
+        rule = "R-TRUMP-NONE-ALL-DEALT" if every_card else None
+        raise IllegalActionError(f"no card is turned: {why}", rule=rule)
     if state.rules.deck is Deck.STANDARD:
         if len(set(used)) == len(used):  # 52 distinct values: no card twice is enough
             return
@@ -477,15 +517,17 @@ def _check_bid(state: GameState, action: Bid) -> None:
     _check_seat(state, seat)
     if state.rules.bidding is Bidding.SIMULTANEOUS:
         if state.bids[seat] is not None:
-            raise IllegalActionError(f"seat {seat} has already bid (R-BID-SIMULTANEOUS)")
+            raise IllegalActionError(f"seat {seat} has already bid", rule="R-BID-SIMULTANEOUS")
     elif seat != state.to_act:
-        raise IllegalActionError(f"it is seat {state.to_act}'s turn to bid, not seat {seat}'s (R-BID-ORDER)")
+        raise IllegalActionError(
+            f"it is seat {state.to_act}'s turn to bid, not seat {seat}'s", rule="R-BID-ORDER", reason="turn"
+        )
     _check_bid_range(state, seat, bid)
     hook = forbidden_bid(state, seat)
     if bid == hook:
         raise IllegalActionError(
-            f"the hook forbids seat {seat} to bid {bid}: the bids would total the "
-            f"{_tricks(state.hand_size)} (R-HOOK)"
+            f"the hook forbids seat {seat} to bid {bid}: the bids would total the {_tricks(state.hand_size)}",
+            rule="R-HOOK",
         )
 
 
@@ -496,8 +538,8 @@ def _tricks(count: int) -> str:
 def _check_bid_range(state: GameState, seat: int, bid: object) -> None:
     if type(bid) is not int or not 0 <= bid <= state.hand_size:
         raise IllegalActionError(
-            f"seat {seat} bid {bid!r}, but a bid is a number of tricks from 0 to "
-            f"{state.hand_size} (R-BID-RANGE)"
+            f"seat {seat} bid {bid!r}, but a bid is a number of tricks from 0 to {state.hand_size}",
+            rule="R-BID-RANGE",
         )
 
 
@@ -507,15 +549,18 @@ def _check_change(state: GameState, action: ChangeBid) -> None:
     seat = action.seat
     _check_seat(state, seat)
     if not state.rules.bid_changes:
-        raise IllegalActionError("these rules do not allow a bid to be changed (R-BID-CHANGE)")
+        raise IllegalActionError("these rules do not allow a bid to be changed", rule="R-BID-CHANGE")
     if seat != state.change_seat:
         raise IllegalActionError(
             f"seat {seat} may not change its bid: a bid may be changed only until "
-            f"the next player has bid, and at most {MAX_BID_CHANGES} times (R-BID-CHANGE)"
+            f"the next player has bid, and at most {MAX_BID_CHANGES} times",
+            rule="R-BID-CHANGE",
         )
     _check_bid_range(state, seat, action.bid)
     if action.bid == state.bids[seat]:
-        raise IllegalActionError(f"seat {seat} has bid {action.bid} already: a change needs a new bid")
+        raise IllegalActionError(
+            f"seat {seat} has bid {action.bid} already: a change needs a new bid", rule="R-BID-CHANGE"
+        )
 
 
 def _check_name(state: GameState, action: NameTrump) -> None:
@@ -524,10 +569,12 @@ def _check_name(state: GameState, action: NameTrump) -> None:
     _check_seat(state, action.seat)
     if action.seat != state.to_act:
         raise IllegalActionError(
-            f"seat {state.to_act}, the highest bidder, names trump, not seat {action.seat} (R-TRUMP-BIDDER)"
+            f"seat {state.to_act}, the highest bidder, names trump, not seat {action.seat}",
+            rule="R-TRUMP-BIDDER",
+            reason="turn",
         )
     if action.suit is not None and not isinstance(action.suit, Suit):
-        raise IllegalActionError(f"{action.suit!r} is not a suit or no trump")
+        raise IllegalActionError(f"{action.suit!r} is not a suit or no trump", reason="form")
 
 
 def _check_play(state: GameState, action: Play) -> None:
@@ -536,7 +583,9 @@ def _check_play(state: GameState, action: Play) -> None:
     seat = action.seat
     if type(seat) is not int or seat != state.to_act:
         _check_seat(state, seat)
-        raise IllegalActionError(f"it is seat {state.to_act}'s turn to play, not seat {seat}'s")
+        raise IllegalActionError(
+            f"it is seat {state.to_act}'s turn to play, not seat {seat}'s", reason="turn"
+        )
     hand = state.hands[seat]
     card = action.card
     if card is None:
@@ -551,7 +600,7 @@ def _check_play(state: GameState, action: Play) -> None:
         if card.suit is not led:
             for held in hand:
                 if held.suit is led:
-                    raise IllegalActionError(f"seat {seat} must follow {led.name.lower()} (R-FOLLOW)")
+                    raise IllegalActionError(f"seat {seat} must follow {led.name.lower()}", rule="R-FOLLOW")
 
 
 # --- Doing: only after the check has passed. ---

@@ -40,10 +40,18 @@ MAGIC = "ohhell-record 1"
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or replayed; says where and why."""
+    """A record that cannot be read or replayed; says where and why. ``line``,
+    ``hand`` and ``action`` count from 1; ``rule`` is the rule point (RULES.md)
+    an action broke, for docs and tests."""
 
     def __init__(
-        self, message: str, *, line: int | None = None, hand: int | None = None, action: int | None = None
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        hand: int | None = None,
+        action: int | None = None,
+        rule: str | None = None,
     ) -> None:
         where = []
         if line is not None:
@@ -56,6 +64,7 @@ class RecordError(ValueError):
         self.line = line
         self.hand = hand
         self.action = action
+        self.rule = rule
 
 
 @dataclass(frozen=True)
@@ -97,7 +106,9 @@ class Record:
                 apply(state, action)
             except IllegalActionError as err:
                 line = self.lines[i] if i < len(self.lines) else None
-                raise RecordError(str(err), line=line, hand=state.hand_number + 1, action=i + 1) from None
+                raise RecordError(
+                    str(err), line=line, hand=state.hand_number + 1, action=i + 1, rule=err.rule
+                ) from None
         if complete and state.phase is not Phase.OVER:
             raise RecordError(
                 f"the record stops before the match is over ({describe_next(state)})",

@@ -19,7 +19,14 @@ from .cards import Card, CardError, Suit, australian_deck, standard_deck
 
 
 class RulesError(ValueError):
-    """A rule set that cannot be played, or an option that cannot be read."""
+    """A rule set that cannot be played, or an option that cannot be read.
+
+    ``str(err)`` is plain words; ``rule`` is the rule point's id (RULES.md)
+    the refusal rests on, for docs and tests, or None."""
+
+    def __init__(self, message: str, *, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 class Sequence(StrEnum):
@@ -217,11 +224,11 @@ def _coerce(rules: Rules) -> None:
 def _validate(rules: Rules) -> tuple[int, ...]:
     n = rules.players
     if not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise RulesError(f"Oh Hell is for 3 to 7 players, not {n!r} (R-PLAYERS)")
+        raise RulesError(f"Oh Hell is for 3 to 7 players, not {n!r}", rule="R-PLAYERS")
     if rules.scoring is Scoring.OKENUFF and n != 4:
-        raise RulesError(f"Okenuff's rules are for exactly 4 players, not {n} (R-PLAYERS)")
+        raise RulesError(f"Okenuff's rules are for exactly 4 players, not {n}", rule="R-PLAYERS")
     if rules.deck is Deck.AUSTRALIAN and n not in (5, 6):
-        raise RulesError(f"Australian packs are for 5 or 6 players, not {n} (R-DECK-AU)")
+        raise RulesError(f"Australian packs are for 5 or 6 players, not {n}", rule="R-DECK-AU")
     if rules.start_cards is not None and rules.start_cards < 1:
         raise RulesError(f"the largest hand must have at least 1 card, not {rules.start_cards}")
     # Sizes and counts are bounded before the schedule is built from them, so
@@ -232,16 +239,18 @@ def _validate(rules: Rules) -> tuple[int, ...]:
             f"more than the {rules.deck_size}-card pack"
         )
     if rules.fixed_hands > MAX_HANDS:
-        raise RulesError(f"a match may have at most {MAX_HANDS} hands, not {rules.fixed_hands} (R-SEQ-FIXED)")
+        raise RulesError(
+            f"a match may have at most {MAX_HANDS} hands, not {rules.fixed_hands}", rule="R-SEQ-FIXED"
+        )
     if rules.sequence is Sequence.FIXED and rules.fixed_hands < 1:
         raise RulesError(f"a fixed sequence needs at least 1 hand, not {rules.fixed_hands}")
     if rules.hand_sizes is not None and not rules.hand_sizes:
         raise RulesError("an explicit list of hand sizes must name at least one hand")
     hands = len(rules.hand_sizes) if rules.hand_sizes is not None else rules.fixed_hands
     if (rules.hand_sizes is not None or rules.sequence is Sequence.FIXED) and hands > MAX_HANDS:
-        raise RulesError(f"a match may have at most {MAX_HANDS} hands, not {hands} (R-SEQ-FIXED)")
+        raise RulesError(f"a match may have at most {MAX_HANDS} hands, not {hands}", rule="R-SEQ-FIXED")
     if len(rules.trump_rotation) > MAX_HANDS:
-        raise RulesError(f"a trump rotation may have at most {MAX_HANDS} steps (R-TRUMP-ROTATE)")
+        raise RulesError(f"a trump rotation may have at most {MAX_HANDS} steps", rule="R-TRUMP-ROTATE")
     schedule = _sequence(rules)
     for size in schedule:
         if not isinstance(size, int) or size < 1:
@@ -257,11 +266,13 @@ def _validate(rules: Rules) -> tuple[int, ...]:
     if rules.bidding is Bidding.SIMULTANEOUS:
         if rules.hook:
             raise RulesError(
-                "simultaneous bidding has no last bidder, so it cannot have the hook: "
-                "set hook off (R-BID-SIMULTANEOUS, R-HOOK)"
+                "simultaneous bidding has no last bidder, so it cannot have the hook: set hook off",
+                rule="R-HOOK",
             )
         if rules.bid_changes:
-            raise RulesError("sealed simultaneous bids cannot be changed after the next bid (R-BID-CHANGE)")
+            raise RulesError(
+                "sealed simultaneous bids cannot be changed after the next bid", rule="R-BID-CHANGE"
+            )
     if not rules.trump_rotation:  # refused in every mode, so every rule set round-trips as text
         raise RulesError("a trump rotation must name at least one suit or no-trump step")
     if rules.devils_bridge and 1 not in schedule:

@@ -196,24 +196,30 @@ SeenAction = Action | SeenDeal | SealedBid
 def visible_log(state: GameState, seat: int | None) -> list[SeenAction]:
     """The log as ``seat`` may see it (``None``: a spectator). Deals show only
     the hands that seat may see; sealed bids stay sealed until revealed."""
+    return [seen_action(state, i, seat) for i in range(len(state.log))]
+
+
+def seen_action(state: GameState, index: int, seat: int | None) -> SeenAction:
+    """Entry ``index`` of the log (negative counts from the end) as ``seat``
+    may see it: the one place that hides what a seat may not know of an action
+    (``observe`` does the same for the state)."""
+    action = state.log[index]
+    if index < 0:
+        index += len(state.log)
     rules = state.rules
-    out: list[SeenAction] = []
-    sealed_from = len(state.log)
-    if rules.bidding is Bidding.SIMULTANEOUS and state.phase is Phase.BID:
-        sealed_from = state.hand_log_start + 1  # the current hand's bids are still sealed
-    for i, action in enumerate(state.log):
-        if isinstance(action, Deal):
-            blind = rules.is_devils_bridge_hand(len(action.hands[0]))
-            shown = tuple(
-                h if seat is not None and ((s != seat) if blind else (s == seat)) else None
-                for s, h in enumerate(action.hands)
-            )
-            out.append(SeenDeal(shown, action.turned))
-        elif isinstance(action, (Bid, ChangeBid)) and i >= sealed_from and action.seat != seat:
-            out.append(SealedBid(action.seat))
-        else:
-            out.append(action)
-    return out
+    if isinstance(action, Deal):
+        blind = rules.is_devils_bridge_hand(len(action.hands[0]))
+        shown = tuple(
+            h if seat is not None and ((s != seat) if blind else (s == seat)) else None
+            for s, h in enumerate(action.hands)
+        )
+        return SeenDeal(shown, action.turned)
+    if isinstance(action, (Bid, ChangeBid)) and action.seat != seat:
+        # R-BID-SIMULTANEOUS: the current hand's bids stay sealed until the last is in.
+        sealing = rules.bidding is Bidding.SIMULTANEOUS and state.phase is Phase.BID
+        if sealing and index > state.hand_log_start:
+            return SealedBid(action.seat)
+    return action
 
 
 # --- Sampling worlds consistent with an observation. ---

@@ -30,7 +30,7 @@ from ohhell import (
     observe,
     parse_cards,
 )
-from support import dealt, snapshot
+from support import dealt, refused_by, snapshot
 
 
 def bid_zeros(state: GameState) -> None:
@@ -87,7 +87,7 @@ def test_must_follow_suit_when_able_and_any_card_when_void() -> None:
     play(state, "AH")
     assert legal_actions(state, 2) == plays(2, "KH QH")
     before = snapshot(state)
-    with pytest.raises(IllegalActionError, match="seat 2 must follow hearts \\(R-FOLLOW\\)"):
+    with refused_by("R-FOLLOW", IllegalActionError, match="seat 2 must follow hearts"):
         apply(state, Play(2, Card.parse("3C")))
     assert snapshot(state) == before
     play(state, "QH")

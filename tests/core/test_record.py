@@ -278,7 +278,7 @@ def test_an_illegal_play_is_refused_on_replay_with_line_hand_action_and_rule() -
     # Actions: deal, bid, change, bid, bid, bid, play, play, then this play: the 9th.
     assert (err.line, err.hand, err.action) == (line, 1, 9)
     assert str(err).startswith(f"line {line}, hand 1, action 9: ")
-    assert "R-FOLLOW" in str(err) and "seat 0" in str(err)
+    assert "must follow spades" in str(err) and "seat 0" in str(err) and err.rule == "R-FOLLOW"
 
 
 def test_the_hook_is_enforced_on_replay() -> None:
@@ -287,7 +287,7 @@ def test_the_hook_is_enforced_on_replay() -> None:
     with pytest.raises(RecordError) as info:
         loads(bad).replay()
     assert (info.value.line, info.value.hand, info.value.action) == (line_of(text, "bid 1 0"), 1, 6)
-    assert "R-HOOK" in str(info.value)
+    assert "the hook forbids seat 1 to bid 1" in str(info.value) and info.value.rule == "R-HOOK"
 
 
 def test_an_illegal_action_in_a_later_hand_names_that_hand() -> None:

@@ -163,7 +163,9 @@ def test_blank_pagat_sheet_has_a_row_per_hand_with_size_and_dealer(tmp_path: Pat
     sub = [line.split() for line in text.splitlines() if "Took" in line]
     assert sub == [["Bid", "Took", "Score", "Total"] * 4]
     assert "Hand Cards" in text and "Dealer" in text
-    assert "R-HOOK" in text and "10 + the bid" in text  # the footer: scoring (R-SC-PAGAT) and the hook
+    assert (
+        "Hook: the dealer" in text and "10 + the bid" in text and "R-" not in text
+    )  # footer: R-SC-PAGAT, R-HOOK
 
 
 def test_blank_sheet_renders_a_ruled_landscape_page(tmp_path: Path) -> None:
@@ -314,7 +316,7 @@ def test_an_unfinished_okenuff_sheet_with_a_revoke(tmp_path: Path) -> None:
     assert hand2.scores is not None
     assert bob_score == f"{hand2.scores[1]}R"
     assert [int(t) for t in filled[-1][3][4::4]] == list(game.totals)
-    assert "Standings after hand 5" in text and "Settlement (R-SETTLE)" in text
+    assert "Standings after hand 5" in text and "Settlement" in text and "R-" not in text
 
 
 def test_teams_and_names_outside_latin1(tmp_path: Path) -> None:

@@ -55,10 +55,10 @@ def test_a_whole_game_with_refusals_re_asked(tmp_path: Path) -> None:
     assert code == 0
     assert "Hand 1 of 2: 5 cards each. Ann deals; Bob bids first; Bob leads." in text
     assert "Bid for Ann (0-5, not 1 (the hook)): " in text
-    assert "Refused: Bob bid 9, but a bid is from 0 to 5 (R-BID-RANGE)" in text
+    assert "Refused: Bob bid 9, but a bid is from 0 to 5\n" in text
     assert "Refused: 'two' is not a bid" in text
-    assert "Refused: the hook forbids Ann to bid 1: the bids would total the 5 tricks (R-HOOK)" in text
-    assert "Bids: Bob 2, Cid 1, Dee 1, Ann 0. 4 bid for 5: under (R-BID-ANNOUNCE)." in text
+    assert "Refused: the hook forbids Ann to bid 1: the bids would total the 5 tricks\n" in text
+    assert "Bids: Bob 2, Cid 1, Dee 1, Ann 0. 4 bid for 5: under." in text
     assert "Refused: the tricks taken add up to 6, but the hand has 5 tricks" in text
     assert "missed (blob)" in text
     assert "Hand 2 of 2: 5 cards each. Bob deals; Cid bids first" in text
@@ -97,7 +97,7 @@ def test_resume_edit_undo_and_export(tmp_path: Path) -> None:
     assert "Refused: the edit is refused: hand 1: the hook forbids Dee, who bids last, to bid 2" in text
     assert "Refused: 'frogs': edit bids, tricks, trump or revokes" in text
     assert "Undone: the edit of hand 1." in text
-    assert "Revoke by Cid: -20 (R-REVOKE)" in text
+    assert "Revoke by Cid: -20. The offender" in text
     game = ScoreGame.from_json(path.read_text())
     assert game.hands[0].scores == (11, 11, -9, 2)
     code, csv_text = run(["--file", str(path), "--export", "csv"], [])
@@ -126,14 +126,14 @@ def test_okenuff_trump_no_trump_and_settlement() -> None:
     assert "Cid bid highest: trump? (C, D, H, S or NT): " in text
     assert "Refused: '1 2 1 0' is not a suit" in text
     assert "Trump: no trump." in text
-    assert "(no trump: every score of this hand is doubled, R-SC-OKENUFF)" in text
+    assert "(no trump: every score of this hand is doubled)" in text
     assert "Settlement: Ann +12, Bob +20, Cid +36, Dee -68" in text
 
 
 def test_bad_setup_is_asked_again() -> None:
     code, text = run(["--preset", "pagat"], ["Ann, Bob", "Ann, Bob, Cid", "Zed", "Cid", "quit"])
     assert code == 0
-    assert "Oh Hell is for 3 to 7 players, not 2 (R-PLAYERS)" in text
+    assert "Oh Hell is for 3 to 7 players, not 2\n" in text
     assert "'Zed' is not one of the players (Ann, Bob, Cid)" in text
     assert "Hand 1 of 19: 10 cards each. Cid deals; Ann bids first" in text
 

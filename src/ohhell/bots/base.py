@@ -2,9 +2,10 @@
 
 A bot is any object with a ``name`` and ``choose(obs, rng) -> action``. It is
 handed an ``Observation`` (what its seat may know), never the ``GameState``,
-and must return one of ``obs.legal_actions``. ``play_match`` is the one place
-that turns a state into observations for bots, so a bot cannot see more than
-its seat would at a real table.
+and must return one of ``obs.legal_actions``. ``play_match`` hands the bots
+to the referee (``ohhell.Match``), which is the one place that turns a state
+into observations for players, so a bot cannot see more than its seat would
+at a real table.
 """
 
 from __future__ import annotations
@@ -12,20 +13,17 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import random
-import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
 from .. import (
     Action,
     GameState,
+    IllegalActionError,
+    Match,
     Observation,
     Rules,
-    advance_chance,
-    apply,
     new_game,
-    observe,
-    seats_to_ask,
 )
 
 
@@ -186,22 +184,13 @@ def play_out(
     # reveal its parent's state).
     chance = chance_rng if chance_rng is not None else random.Random(rng.getrandbits(128))
     bot_rngs = [random.Random(rng.getrandbits(128)) for _ in bots]
-    clock = time.perf_counter
-    while True:
-        advance_chance(state, chance)
-        if state.is_over:
-            return state
-        for seat in seats_to_ask(state):
-            obs = observe(state, seat)
-            bot = bots[seat]
-            start = clock()
-            action = bot.choose(obs, bot_rngs[seat])
-            elapsed = clock() - start
-            if timings is not None:
-                timings[seat].append(elapsed)
-            if action not in obs.legal_actions:
-                raise IllegalBotActionError(
-                    f"bot {bot.name!r} in seat {seat} chose {action!r}, which is not legal now "
-                    f"(hand {state.hand_number + 1}, phase {state.phase})"
-                )
-            apply(state, action)
+    match = Match(state, chance, track_turns=False)
+    try:
+        return match.run(bots, bot_rngs.__getitem__, timings=timings)
+    except IllegalActionError as err:
+        if err.reason != "player" or err.seat is None:
+            raise
+        bot = bots[err.seat]
+        raise IllegalBotActionError(
+            f"bot {bot.name!r} in seat {err.seat} chose {err.action!r}: {err}"
+        ) from None

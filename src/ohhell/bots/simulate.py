@@ -6,23 +6,25 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import GameState, Record, Rules, actors, advance_chance, apply, dump, legal_actions, new_game
+from .. import GameState, Match, Record, Rules, dump
 
 
 def random_match(rules: Rules, rng: random.Random) -> GameState:
     """Play one match to the end, chance and every seat drawing from ``rng``.
 
     Where several seats may act (simultaneous bids, a bid that may still be
-    changed), the seat is chosen at random too, so every order gets played.
+    changed), the seat is chosen at random too, so every order gets played:
+    the referee's ``actors`` rather than its turn order.
     """
-    state = new_game(rules)
-    while True:
-        advance_chance(state, rng)
-        who = actors(state)
-        if not who:
-            return state
+    match = Match.new(rules, rng, track_turns=False)
+    while not match.is_over:
+        if match.state.is_chance:
+            match.deal()
+            continue
+        who = match.actors()
         seat = who[0] if len(who) == 1 else rng.choice(who)
-        apply(state, rng.choice(legal_actions(state, seat)))
+        match.submit(rng.choice(match.legal(seat)))
+    return match.state
 
 
 @dataclass

@@ -265,7 +265,7 @@ def action_id(action: Action) -> int:
     if isinstance(action, NameTrump):
         return TRUMP_BASE + TRUMP_CHOICES.index(action.suit)
     if isinstance(action, ChangeBid):
-        raise ValueError("bid changes (R-BID-CHANGE) are not in the action space: the seat is never asked")
+        raise ValueError("bid changes are not in the action space: the seat is never asked")
     raise ValueError(f"{action!r} is chance's action, not a seat's: it has no id")
 
 

@@ -11,7 +11,13 @@ from .. import CardError, Suit
 
 
 class ScoreError(ValueError):
-    """An entry the rules refuse, or a sheet that cannot be read; the message says why."""
+    """An entry the rules refuse, or a sheet that cannot be read; the message
+    says why in plain words, and ``rule`` names the rule point (RULES.md) the
+    refusal rests on, for docs and tests, or None."""
+
+    def __init__(self, message: str, *, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,8 +101,8 @@ class ScoreGame:
         dealer = rules.first_dealer if first_dealer is None else first_dealer
         if dealer is None:
             raise ScoreError(
-                "who deals first? These rules draw for it (R-DEALER-DRAW): "
-                "draw at the table and give the seat"
+                "who deals first? These rules draw for it: draw at the table and give the seat",
+                rule="R-DEALER-DRAW",
             )
         if type(dealer) is not int or not 0 <= dealer < rules.players:
             raise ScoreError(f"the first dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
@@ -215,17 +215,17 @@ class ScoreGame:
         who = self.players[seat]
         if self.rules.bidding is Bidding.SIMULTANEOUS:
             if view.bids[seat] is not None:
-                raise ScoreError(f"{who} has bid already in hand {view.number} (R-BID-SIMULTANEOUS)")
+                raise ScoreError(f"{who} has bid already in hand {view.number}", rule="R-BID-SIMULTANEOUS")
         elif seat != view.next_bidder:
             assert view.next_bidder is not None
             raise ScoreError(
-                f"it is {self.players[view.next_bidder]}'s turn to bid, not {who}'s (R-BID-ORDER)"
+                f"it is {self.players[view.next_bidder]}'s turn to bid, not {who}'s", rule="R-BID-ORDER"
             )
         self._check_bid_value(who, bid, view.size)
         if bid == view.forbidden:
             raise ScoreError(
-                f"the hook forbids {who} to bid {bid}: the bids would total the "
-                f"{tricks_word(view.size)} (R-HOOK)"
+                f"the hook forbids {who} to bid {bid}: the bids would total the {tricks_word(view.size)}",
+                rule="R-HOOK",
             )
         entry = self._open_entry()
         bids = list(entry.bids)
@@ -244,7 +244,9 @@ class ScoreGame:
             raise ScoreError(f"{suit!r} is not a suit or no trump")
         if mode is TrumpMode.BIDDER:
             if view.trump_namer is None:
-                raise ScoreError("trump is named after the bidding: enter every bid first (R-TRUMP-BIDDER)")
+                raise ScoreError(
+                    "trump is named after the bidding: enter every bid first", rule="R-TRUMP-BIDDER"
+                )
         elif mode is TrumpMode.TURN and view.trump_rule == "turned":
             if suit is None:
                 raise ScoreError(
@@ -583,19 +585,22 @@ class ScoreGame:
         if rules.bidding is Bidding.SEQUENTIAL:
             entered = [entry.bids[s] is not None for s in view.bidding_order]
             if entered != sorted(entered, reverse=True):
-                raise ScoreError(f"{where}: the bids skip a player, but bidding goes clockwise (R-BID-ORDER)")
+                raise ScoreError(
+                    f"{where}: the bids skip a player, but bidding goes clockwise", rule="R-BID-ORDER"
+                )
             if rules.hook and view.bidding_done and view.balance == "even":
                 last = view.bidding_order[-1]
                 raise ScoreError(
                     f"{where}: the hook forbids {self.players[last]}, who bids last, to bid "
-                    f"{entry.bids[last]}: the bids would total the {tricks_word(view.size)} (R-HOOK)"
+                    f"{entry.bids[last]}: the bids would total the {tricks_word(view.size)}",
+                    rule="R-HOOK",
                 )
         if entry.trump_named:
             if entry.trump is not None and not isinstance(entry.trump, Suit):
                 raise ScoreError(f"{where}: {entry.trump!r} is not a suit or no trump")
             if rules.trump is TrumpMode.BIDDER:
                 if not view.bidding_done:
-                    raise ScoreError(f"{where}: trump is named after the bidding (R-TRUMP-BIDDER)")
+                    raise ScoreError(f"{where}: trump is named after the bidding", rule="R-TRUMP-BIDDER")
             elif rules.trump is TrumpMode.TURN and view.trump_rule == "turned":
                 if entry.trump is None:
                     raise ScoreError(f"{where}: a turned card always has a suit")
@@ -612,8 +617,8 @@ class ScoreGame:
             if view.needs_trump:
                 assert view.trump_namer is not None
                 raise ScoreError(
-                    f"{where}: {self.players[view.trump_namer]} must name trump "
-                    "before the play (R-TRUMP-BIDDER)"
+                    f"{where}: {self.players[view.trump_namer]} must name trump before the play",
+                    rule="R-TRUMP-BIDDER",
                 )
             self._tricks_values(entry.tricks, view.size, where)
 
@@ -625,7 +630,7 @@ class ScoreGame:
     def _check_bid_value(who: str, bid: object, size: int, where: str = "") -> None:
         if type(bid) is not int or not 0 <= bid <= size:
             at = f"{where}: " if where else ""
-            raise ScoreError(f"{at}{who} bid {bid!r}, but a bid is from 0 to {size} (R-BID-RANGE)")
+            raise ScoreError(f"{at}{who} bid {bid!r}, but a bid is from 0 to {size}", rule="R-BID-RANGE")
 
     def _tricks_values(
         self, taken: Sequence[int] | Mapping[int, int], size: int, where: str = ""
@@ -660,7 +665,8 @@ class ScoreGame:
             assert view.trump_namer is not None
             raise ScoreError(
                 f"{self.players[view.trump_namer]} bid highest and must name trump (a suit or no trump) "
-                "before the play (R-TRUMP-BIDDER)"
+                "before the play",
+                rule="R-TRUMP-BIDDER",
             )
         return self._tricks_values(taken, view.size)
 

@@ -4,7 +4,7 @@ A blank sheet is for a table without a device: one row per hand of the rules'
 schedule (R-SEQ-*) with the hand number, the cards each, who deals
 (R-DEALER-ROTATE) and the trump where the rules fix it, then a column group
 per player (bid, tricks, score, total) to fill in by hand; a footer gives the
-scoring rule in one line and the hook (R-HOOK). A filled sheet comes from a
+scoring rule in one line and the hook. A filled sheet comes from a
 saved ``ohhell score`` game (``--from game.json``): the same rows with the
 bids, tricks, scores, running totals, a blob for every missed bid and the
 standings.
@@ -54,17 +54,16 @@ SPARE_TIE_ROWS: Final = 2
 """Blank rows for tie-break hands (R-TIE-EXTRA) at the end of an unfinished sheet."""
 
 SCORING_LINES: Final[dict[Scoring, str]] = {
-    Scoring.PAGAT: "made exactly: 10 + the bid; missed: 0 (R-SC-PAGAT)",
-    Scoring.RIVER: "made exactly: 10 + the tricks; missed: 0 (R-SC-RIVER)",
-    Scoring.TENS: "made exactly: 10 a trick bid (a bid of 0: 10); missed: -10 a trick off (R-SC-TENS)",
-    Scoring.TRICKS_BONUS: "1 a trick taken, +10 for a bid made exactly (R-SC-TRICKS-BONUS)",
-    Scoring.FIVES: "made exactly: 5 + 10 a trick; missed: -5 and -5 a trick off (R-SC-FIVES)",
-    Scoring.SQUARES: "made exactly: 10 + the bid squared; missed: -(tricks off) squared (R-SC-SQUARES)",
-    Scoring.PENALTY: "made exactly: 10 + the tricks; missed: -1 a trick off (R-SC-PENALTY)",
+    Scoring.PAGAT: "made exactly: 10 + the bid; missed: 0",
+    Scoring.RIVER: "made exactly: 10 + the tricks; missed: 0",
+    Scoring.TENS: "made exactly: 10 a trick bid (a bid of 0: 10); missed: -10 a trick off",
+    Scoring.TRICKS_BONUS: "1 a trick taken, +10 for a bid made exactly",
+    Scoring.FIVES: "made exactly: 5 + 10 a trick; missed: -5 and -5 a trick off",
+    Scoring.SQUARES: "made exactly: 10 + the bid squared; missed: -(tricks off) squared",
+    Scoring.PENALTY: "made exactly: 10 + the tricks; missed: -1 a trick off",
     Scoring.OKENUFF: (
         "made exactly: 0 scores 5, 1: 6, 2: 8, 3: 11, 4: 15, 5: 35, 6: 40, 7: 45 (+5 a trick more); "
-        "missed: -5 a trick off; the overcalling trump namer -5 more a trick short after the first "
-        "(R-SC-OKENUFF)"
+        "missed: -5 a trick off; the overcalling trump namer -5 more a trick short after the first"
     ),
 }
 """The scoring rule of each system in one line, for the footer (the long form is describe.py's)."""
@@ -176,26 +175,26 @@ def _schedule_text(rules: Rules) -> str:
     if rules.hand_sizes is None:
         match rules.sequence:
             case HandSequence.DOWN_UP:
-                return f"{count}: {top} cards down to 1 and back up to {top} (R-SEQ-DOWNUP)"
+                return f"{count}: {top} cards down to 1 and back up to {top}"
             case HandSequence.UP_DOWN:
-                return f"{count}: 1 card up to {top} and back down to 1 (R-SEQ-UPDOWN)"
+                return f"{count}: 1 card up to {top} and back down to 1"
             case HandSequence.DOWN:
-                return f"{count}: {top} cards down to 1 (R-SEQ-DOWN)"
+                return f"{count}: {top} cards down to 1"
             case HandSequence.UP:
-                return f"{count}: 1 card up to {top} (R-SEQ-UP)"
+                return f"{count}: 1 card up to {top}"
     return f"{count} of {', '.join(str(s) for s in sizes)} cards"
 
 
 def _trump_text(rules: Rules) -> str:
     match rules.trump:
         case TrumpMode.TURN:
-            return "turn up the card after the deal (R-TRUMP-TURN); none when every card is dealt"
+            return "turn up the card after the deal; none when every card is dealt"
         case TrumpMode.ROTATE:
-            return "by rotation, as shown (R-TRUMP-ROTATE)"
+            return "by rotation, as shown"
         case TrumpMode.FIXED:
-            return f"always {rules.trump_suit.name.lower()} (R-TRUMP-FIXED)"
+            return f"always {rules.trump_suit.name.lower()}"
         case TrumpMode.BIDDER:
-            return "named by the highest bidder after the bidding (R-TRUMP-BIDDER)"
+            return "named by the highest bidder after the bidding"
         case TrumpMode.NONE:
             return "none, every hand"
     return ""  # pragma: no cover
@@ -203,11 +202,11 @@ def _trump_text(rules: Rules) -> str:
 
 def _hook_text(rules: Rules) -> str:
     if rules.bidding is Bidding.SIMULTANEOUS:
-        return "Bids are written down together and shown at once (R-BID-SIMULTANEOUS); no hook."
+        return "Bids are written down together and shown at once; no hook."
     if not rules.hook:
-        return "The player left of the dealer bids first (R-BID-ORDER). No hook: any bid is allowed."
+        return "The player left of the dealer bids first. No hook: any bid is allowed."
     return (
-        "The player left of the dealer bids first (R-BID-ORDER). Hook (R-HOOK): the dealer, bidding "
+        "The player left of the dealer bids first. Hook: the dealer, bidding "
         "last, may not bid so that the bids add up to the cards in the hand."
     )
 
@@ -222,7 +221,7 @@ def standings_text(game: ScoreGame) -> str:
     text = f"{head}: {places}"
     if game.rules.scoring is Scoring.OKENUFF:
         nets = game.settlement_net()
-        text += ". Settlement (R-SETTLE): " + ", ".join(
+        text += ". Settlement: " + ", ".join(
             f"{name} {net:+d}" for name, net in zip(game.players, nets, strict=True)
         )
     return text
@@ -367,11 +366,11 @@ class _Sheet:
         pdf.cell(width * 0.3, 7, self.t(right), align="R")
         dealer = game.players[game.first_dealer]
         line = (
-            f"{_schedule_text(rules)}. {dealer} deals first; the deal passes to the left "
-            f"(R-DEALER-ROTATE). Trump: {_trump_text(rules)}."
+            f"{_schedule_text(rules)}. {dealer} deals first; the deal passes to the left"
+            f". Trump: {_trump_text(rules)}."
         )
         if rules.devils_bridge:
-            line += " 1-card hands are played blind (R-DEVILS-BRIDGE)."
+            line += " 1-card hands are played blind."
         pdf.set_xy(x, y + 8)
         pdf.cell(width, 5, self.fit(line, width, 9))
 
@@ -511,7 +510,7 @@ class _Sheet:
         scoring = f"Scoring: {SCORING_LINES[rules.scoring]}"
         if rules.no_trump_doubles:
             scoring += "; a hand without trump scores double"
-        scoring += ". A revoke costs 20 (R-REVOKE)."
+        scoring += ". A revoke costs 20."
         pdf.set_xy(_MARGIN, y)
         pdf.cell(width, 4, self.fit(scoring, width, 8.5))
         pdf.set_xy(_MARGIN, y + 4.2)
@@ -522,7 +521,7 @@ class _Sheet:
         if rules.teams:
             teams = "; ".join(f"team {i + 1}: {game.side_name(team)}" for i, team in enumerate(sides(rules)))
             pdf.set_xy(_MARGIN, y + 8.4)
-            text = f"Teams (R-TEAMS, shaded alike; scores combine): {teams}."
+            text = f"Teams (shaded alike; scores combine): {teams}."
             pdf.cell(width, 4, self.fit(text, width, 8.5))
 
 

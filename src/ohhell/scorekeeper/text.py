@@ -80,13 +80,11 @@ def ask(inp: TextIO, out: TextIO, prompt: str) -> str | None:
 
 def _hand_header(game: ScoreGame, view: HandView) -> str:
     p = game.players
-    count = (
-        f" of {len(game.rules.schedule)}" if not view.extra else " (extra hand to break the tie, R-TIE-EXTRA)"
-    )
+    count = f" of {len(game.rules.schedule)}" if not view.extra else " (extra hand to break the tie)"
     if view.trump_rule == "turned":
-        trump = "turn up the next card after the deal (R-TRUMP-TURN)"
+        trump = "turn up the next card after the deal"
     elif game.rules.trump is TrumpMode.BIDDER:
-        trump = "named after the bidding by the highest bidder (R-TRUMP-BIDDER)"
+        trump = "named after the bidding by the highest bidder"
     else:
         trump = view.trump_rule
     cards = "1 card" if view.size == 1 else f"{view.size} cards"
@@ -271,7 +269,7 @@ class Keeper:
         if now.bidding_done:
             bids = ", ".join(f"{g.players[s]} {now.bids[s]}" for s in now.bidding_order)
             total = sum(b for b in now.bids if b is not None)
-            self.say(f"  Bids: {bids}. {total} bid for {view.size}: {now.balance} (R-BID-ANNOUNCE).")
+            self.say(f"  Bids: {bids}. {total} bid for {view.size}: {now.balance}.")
 
     def _show_result(self, v: HandView) -> None:
         g = self.game
@@ -285,7 +283,7 @@ class Keeper:
                 f"total {v.totals[s]:>5}{blob}{rev}"
             )
         if v.no_trump and g.rules.no_trump_doubles:
-            self.say("  (no trump: every score of this hand is doubled, R-SC-OKENUFF)")
+            self.say("  (no trump: every score of this hand is doubled)")
 
     def _undo(self, _: list[str]) -> None:
         what = self.game.undo()
@@ -322,7 +320,7 @@ class Keeper:
         hand = _number(words[1], "a hand number") if len(words) > 1 else None
         g.revoke(seat, hand)
         self._saved()
-        self.say(f"  Revoke by {g.players[seat]}: -20 (R-REVOKE). The offender may not profit from it.")
+        self.say(f"  Revoke by {g.players[seat]}: -20. The offender may not profit from it.")
 
     def _trump(self, words: list[str]) -> None:
         self.game.name_trump(parse_trump(" ".join(words)))

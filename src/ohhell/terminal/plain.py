@@ -41,6 +41,7 @@ from ..describe import (
     event_words,
     hand_words,
     hook_words,
+    refusal_words,
     result_lines,
     rules_title,
     running_totals,
@@ -293,7 +294,7 @@ class PlainUI:
             if bid == obs.forbidden_bid:
                 self.say(
                     f"You may not bid {bid}: the hook forbids the last bidder to make the bids add up "
-                    f"to the {_tricks(obs.hand_size)} (R-HOOK). Choose another bid."
+                    f"to the {_tricks(obs.hand_size)}. Choose another bid."
                 )
                 continue
             if self.try_act(Bid(self.you, bid)):
@@ -403,7 +404,7 @@ class PlainUI:
             return None
         if all(a.card != card for a in legal):
             led = obs.trick[0][1].suit
-            self.say(f"You cannot play the {card_words(card)}: you must follow {suit_word(led)} (R-FOLLOW).")
+            self.say(f"You cannot play the {card_words(card)}: you must follow {suit_word(led)}.")
             return None
         return Play(self.you, card)
 
@@ -411,7 +412,7 @@ class PlainUI:
         try:
             event = self.session.act(action)
         except IllegalActionError as err:
-            self.say(f"Not allowed: {err}.")
+            self.say(f"Not allowed: {refusal_words(err, self.session.names, self.you)}")
             return False
         self.show_event(event)
         return True

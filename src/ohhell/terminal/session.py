@@ -50,6 +50,7 @@ from .. import (
     GameState,
     HandResult,
     IllegalActionError,
+    Match,
     NameTrump,
     Observation,
     Phase,
@@ -57,14 +58,11 @@ from .. import (
     RecordError,
     Rules,
     Trick,
-    actors,
-    apply,
-    chance_action,
     dump,
     load,
     new_game,
     observe,
-    seats_to_ask,
+    seeded_chance,
 )
 from ..bots import Bot, IllegalBotActionError, get_bot, opponent_levels
 
@@ -194,13 +192,18 @@ class Session:
         self.think = think
         self.hint_seconds = hint_seconds
         self.save_path: Path | None = Path(save_path) if save_path is not None else None
-        self.state: GameState = state if state is not None else new_game(rules)
+        # The referee: it alone changes the state; deals come from the seed
+        # and the hand number, so a resumed match deals what it would have.
+        self.match = Match(
+            state if state is not None else new_game(rules),
+            seeded_chance(f"ohhell-play:{seed}"),
+            track_turns=False,
+        )
         self._bots: dict[int, Bot] = {
             s: get_bot(k, seconds=think) if k == "expert" else get_bot(k)
             for s, k in enumerate(kinds)
             if k != HUMAN
         }
-        self._kept_at: int | None = None  # log length when the human chose to keep a changeable bid
 
     # --- Setting up ---
 
@@ -318,6 +321,11 @@ class Session:
         return observe(self.state, self.human)
 
     @property
+    def state(self) -> GameState:
+        """The match so far (read it; only the referee, ``self.match``, changes it)."""
+        return self.match.state
+
+    @property
     def is_over(self) -> bool:
         return self.state.is_over
 
@@ -340,12 +348,12 @@ class Session:
 
     def next(self) -> Next:
         """What the match waits for now."""
-        st = self.state
-        if st.is_over:
+        waiting = self.match.waiting()
+        if waiting.over:
             return Next.OVER
-        if st.is_chance:
+        if waiting.chance:
             return Next.CHANCE
-        if self.human in actors(st) and (not self.in_change_window or self._kept_at != len(st.log)):
+        if self.human in waiting.to_ask or self.match.can_change(self.human):
             return Next.HUMAN
         return Next.BOT
 
@@ -353,7 +361,7 @@ class Session:
         """The bot seat to ask next, if a bot is to act."""
         if self.next() is not Next.BOT:
             return None
-        for seat in seats_to_ask(self.state):
+        for seat in self.match.to_ask():
             if seat != self.human:
                 return seat
         return None  # pragma: no cover - next() said a bot acts
@@ -383,12 +391,7 @@ class Session:
         """
         what = self.next()
         if what is Next.CHANCE:
-            st = self.state
-            if st.phase is Phase.DRAW:
-                rng = _rng(self.seed, "draw", len(st.draws))
-            else:
-                rng = _rng(self.seed, "deal", st.hand_number)
-            return self._apply(chance_action(st, rng))
+            return self._apply(self.match.chance_action())
         if what is not Next.BOT:
             raise SessionError(f"no bot or chance action is due: the match waits for {what.value}")
         seat = self.bot_seat()
@@ -403,14 +406,19 @@ class Session:
         """The human's action. Raises ``IllegalActionError`` (the rule's reason)
         and changes nothing if it is not legal now."""
         if action.seat != self.human:
-            raise IllegalActionError(f"you sit in seat {self.human}, not seat {action.seat}")
+            raise IllegalActionError(
+                f"you sit in seat {self.human}, not seat {action.seat}",
+                seat=action.seat,
+                action=action,
+                reason="turn",
+            )
         return self._apply(action)
 
     def keep_bid(self) -> None:
         """R-BID-CHANGE: the human keeps the bid it may still change; bots go on."""
         if not self.in_change_window:
             raise SessionError("there is no bid of yours that could still be changed")
-        self._kept_at = len(self.state.log)
+        self.match.keep_bid(self.human)
 
     def hint(self, seconds: float | None = None, obs: Observation | None = None) -> Hint | None:
         """The expert's suggestion for the human (``ohhell.bots.hint.Hint``), or
@@ -433,9 +441,9 @@ class Session:
         hand_number = st.hand_number
         results = len(st.results)
         with _no_interrupt():
-            apply(st, action)
+            done = self.match.submit(action)  # a blind play is logged with its real card
             self.save()
-        done = st.log[-1]  # a blind play is logged with its real card
+        seen = self.match.seen(self.human)  # what the human may see of it: the one redaction point
         seat = CHANCE if isinstance(done, Deal | DrawForDealer) else done.seat
         event = Event(seat=seat, kind="", action=done, hand_number=hand_number)
         if isinstance(done, DrawForDealer):
@@ -444,10 +452,8 @@ class Session:
         if isinstance(done, Deal):
             return dataclasses.replace(event, kind="deal", action=None)
         if isinstance(done, Bid | ChangeBid):
-            # R-BID-SIMULTANEOUS: another seat's bid stays sealed until the last is in.
-            sealed = st.rules.bidding is Bidding.SIMULTANEOUS and st.phase is Phase.BID and seat != self.human
             kind = "bid" if isinstance(done, Bid) else "change"
-            return dataclasses.replace(event, kind=kind, action=None if sealed else done)
+            return dataclasses.replace(event, kind=kind, action=done if seen == done else None)
         if isinstance(done, NameTrump):
             return dataclasses.replace(event, kind="trump")
         trick = st.tricks[-1] if not st.trick and st.tricks else None

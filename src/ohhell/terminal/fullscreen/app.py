@@ -40,7 +40,7 @@ from ... import (
     Trick,
 )
 from ...bots.hint import Hint
-from ...describe import balance_words, rules_title, sort_hand
+from ...describe import balance_words, refusal_words, rules_title, sort_hand
 from ..session import Event, Next, Session
 from .screens import FinalScreen, RulesScreen, ScoreScreen
 from .widgets import CARD_KEYS, CardWidget, Chip, card_text, players_table, suit_text
@@ -470,7 +470,7 @@ class OhHellApp(App[str]):
         try:
             event = self.session.act(action)
         except IllegalActionError as err:
-            self.error = _you(str(err), self.session.human)
+            self.error = refusal_words(err, self.session.names, self.session.human)
             self.digits = ""
             self.refresh_view()
             return
@@ -632,12 +632,6 @@ class OhHellApp(App[str]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Game keys belong to the table: hide them while another screen is up.
         return action not in ("hint", "scores", "key", "confirm", "move") or self._main_screen()
-
-
-def _you(message: str, seat: int) -> str:
-    """An engine message about seat N, said to the person in that seat."""
-    text = message.replace(f"seat {seat} ", "you ").replace(f"seat {seat}'s", "your")
-    return text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _hint_words(found: Hint) -> Text | str:

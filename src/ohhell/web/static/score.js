@@ -170,7 +170,7 @@ async function createSheet(event) {
   const players = playerRows().map((row) => row.querySelector("input").value.trim());
   const dealer = $("#sc-dealer").value;
   if (dealer === "") {
-    showMessage("Who deals first? Draw at the table (R-DEALER-DRAW) and choose the dealer.");
+    showMessage("Who deals first? Draw at the table and choose the dealer.");
     $("#sc-dealer").focus();
     return;
   }
@@ -383,7 +383,7 @@ function drawBanner() {
       `: ${first.join(", ")} ${first.length > 1 || SHEET.standings[0]?.seats.length > 1 ? "win" : "wins"}.`);
     return;
   }
-  const which = cur.extra ? `Extra hand ${cur.hand} (tie break, R-TIE-EXTRA)` : `Hand ${cur.hand} of ${SHEET.hands_scheduled}`;
+  const which = cur.extra ? `Extra hand ${cur.hand} (tie break)` : `Hand ${cur.hand} of ${SHEET.hands_scheduled}`;
   const trump = cur.trump_known && cur.trump !== "NT"
     ? [el("span", {}, "trump: "), suitSpan(cur.trump), ` ${SUIT_NAME[cur.trump]}`]
     : [`trump: ${trumpText(cur)}`];
@@ -430,7 +430,7 @@ function bidsLine(cur) {
   }, el("span", { class: "who" }, name(seat)), " ",
   el("b", {}, cur.bids[seat] === null ? "?" : String(cur.bids[seat]))));
   const balance = cur.balance
-    ? el("p", { class: "balance" }, `Bids total ${sum(cur.bids)} for ${cardsWord(cur.cards)}: ${cur.balance} (R-BID-ANNOUNCE).`)
+    ? el("p", { class: "balance" }, `Bids total ${sum(cur.bids)} for ${cardsWord(cur.cards)}: ${cur.balance}.`)
     : null;
   return [el("ol", { class: "bids-line", "aria-label": "Bids in bidding order" }, items), balance];
 }
@@ -453,7 +453,7 @@ function bidEntry(cur) {
     buttons.push(el("button", {
       type: "button", class: `bid-button${hook ? " hook" : ""}`, dataset: { bid: String(bid) },
       disabled: hook,
-      title: hook ? `The hook: ${name(seat)} may not bid ${bid}, or the bids would total ${cardsWord(cur.cards).replace("card", "trick")} (R-HOOK)` : "",
+      title: hook ? `The hook: ${name(seat)} may not bid ${bid}, or the bids would total ${cardsWord(cur.cards).replace("card", "trick")}` : "",
       "aria-label": hook ? `${bid}: forbidden by the hook` : `${name(seat)} bids ${bid}`,
       onclick: () => send({ op: "bid", seat, bid }),
     }, el("span", { class: "n" }, String(bid)), hook ? el("small", {}, "hook") : null));
@@ -480,7 +480,7 @@ function suitButtons(id, onpick, withNoTrump) {
 
 function trumpEntry(cur) {
   return [el("h2", { class: "entry-head" }, `${name(cur.trump_namer)} bid highest and names trump`),
-    el("p", { class: "muted" }, "A suit, or no trump (R-TRUMP-BIDDER)."
+    el("p", { class: "muted" }, "A suit, or no trump."
       + (SHEET.rules["no-trump-doubles"] === "yes" ? " No trump doubles the hand's scores." : "")),
     suitButtons("trump-buttons", (suit) => send({ op: "trump", suit }), true)];
 }
@@ -553,7 +553,7 @@ function revokeEntry(cur) {
     ? el("span", { class: "muted" }, ` Noted: ${cur.revokes.map(name).join(", ")}.`)
     : null;
   return el("div", { class: "revoke-row" },
-    el("label", { for: "revoke-seat" }, "Revoke (R-REVOKE: −20) by "),
+    el("label", { for: "revoke-seat" }, "Revoke (−20) by "),
     el("select", { id: "revoke-seat" }, SHEET.players.map((p, s) => el("option", { value: String(s) }, p))),
     el("button", { id: "revoke-add", type: "button",
       onclick: () => send({ op: "revoke", seat: Number($("#revoke-seat").value) }) }, "Add revoke"),
@@ -625,7 +625,7 @@ function drawTotals() {
     el("tbody", {}, rows));
   let teams = null;
   if (SHEET.teams) {
-    teams = el("p", { class: "teams" }, "Teams (R-TEAMS): ", SHEET.teams.map((team, i) =>
+    teams = el("p", { class: "teams" }, "Teams: ", SHEET.teams.map((team, i) =>
       `${team.map(name).join(" + ")} ${SHEET.side_totals[i]}`).join(" · "));
   }
   fill($("#totals"), table, teams);
@@ -634,9 +634,9 @@ function drawTotals() {
 }
 
 function drawStandings() {
-  const tie = { "most-exact": "Ties are broken by the most exact bids (R-TIE-EXACT).",
-    "extra-hands": "Ties for first are played off with extra hands (R-TIE-EXTRA).",
-    none: "A tie shares the place (R-WIN)." }[SHEET.rules["tie-break"]] || "";
+  const tie = { "most-exact": "Ties are broken by the most exact bids.",
+    "extra-hands": "Ties for first are played off with extra hands.",
+    none: "A tie shares the place." }[SHEET.rules["tie-break"]] || "";
   fill($("#standings-title"), SHEET.finished ? "Final standings" : "Standings so far");
   fill($("#standings"), standingsTable(SHEET.standings, SHEET.players), el("p", { class: "muted" }, tie));
   const box = $("#settlement");
@@ -651,7 +651,7 @@ function drawStandings() {
       if (m[i][j] > 0) pays.push(el("li", {}, `${name(j)} pays ${name(i)} ${m[i][j]}`));
     }
   }
-  fill(box, el("h3", {}, "Settlement (R-SETTLE)"),
+  fill(box, el("h3", {}, "Settlement"),
     el("p", { class: "net" }, SHEET.settlement_net.map((n, s) => `${name(s)} ${signed(n)}`).join(" · ")),
     pays.length ? el("ul", { class: "pays" }, pays) : el("p", { class: "muted" }, "Nobody owes anybody."));
 }
