@@ -22,10 +22,10 @@ import random
 import statistics
 import time
 
+from ohhell import Bid, Phase, actors, advance_chance, apply, new_game
 from ohhell.bots import get_bot, play_match
 from ohhell.bots.expert import ExpertBot
 from ohhell.bots.tournament import make_bot, run_tournament
-from ohhell.game import Bid, Phase, actors, advance_chance, apply, new_game
 from ohhell.rules import PRESETS
 from ohhell.view import observe
 

@@ -18,8 +18,8 @@ import random
 import statistics
 import time
 
+from ohhell import actors, advance_chance, apply, legal_actions, new_game
 from ohhell.bots.simulate import random_match
-from ohhell.game import actors, advance_chance, apply, legal_actions, new_game
 from ohhell.rules import PRESETS, Rules
 from ohhell.view import observe, sample_world
 

@@ -22,10 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ohhell import seats_to_ask
+from ohhell import advance_chance, apply, legal_actions, new_game, seats_to_ask
 from ohhell.env import encode, oh_hell_v0
 from ohhell.env.gym import OhHellGymEnv
-from ohhell.game import advance_chance, apply, legal_actions, new_game
 from ohhell.view import observe
 
 VARIANTS: dict[str, dict[str, Any]] = {

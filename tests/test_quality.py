@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "ohhell"
-CORE = ("cards", "rules", "scoring", "game", "hand", "view", "record")
+CORE = ("cards", "rules", "scoring", "hand", "game", "chance", "view", "match", "record")
 """The core: the rules as data and code, standard library only."""
 CLIENTS = ("bots", "cli", "env", "scorekeeper", "terminal", "web")
 """The client packages: each imports the core through ``ohhell``'s public names."""
@@ -132,3 +132,29 @@ def test_clients_import_the_core_through_the_public_api(client: str) -> None:
             assert not (len(parts) == 2 and parts[0] == "ohhell" and parts[1] in CORE), (
                 f"{path.relative_to(ROOT)} imports {target}: import its names from ohhell instead"
             )
+
+
+REBUILDERS = {
+    "game.py": "defines apply",
+    "chance.py": "advance_chance, for bots' and benches' own searches and playouts",
+    "match.py": "the referee: the one driver of a match",
+    "record.py": "replays a finished or saved record",
+    "web/table.py": "rebuilds a table from its stored log before handing it to the referee",
+    "web/app.py": "turns a finished record into frames for the replay page",
+    "bots/ismcts.py": "plays out the worlds a search imagines, never the match",
+}
+"""Modules that may call ``apply``/``advance_chance`` themselves, and why."""
+
+
+def test_only_the_referee_drives_a_match() -> None:
+    # Every match loop (terminal session, web table, bot matches, tournaments,
+    # simulation, the research environment) goes through ohhell.Match.
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = path.relative_to(PACKAGE).as_posix()
+        calls = {
+            node.func.id
+            for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        }
+        driving = calls & {"apply", "advance_chance"}
+        assert not driving or name in REBUILDERS, f"{name} calls {sorted(driving)}: go through ohhell.Match"

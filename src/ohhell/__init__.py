@@ -5,6 +5,7 @@ only. Everything else is a client of the names exported here.
 """
 
 from .cards import ALL_CARDS, Card, CardError, Rank, Suit, australian_deck, parse_cards, standard_deck
+from .chance import advance_chance, chance_action, deal_from
 from .game import (
     CHANCE,
     MAX_BID_CHANGES,
@@ -21,11 +22,8 @@ from .game import (
     Play,
     Trick,
     actors,
-    advance_chance,
     apply,
-    chance_action,
     check,
-    deal_from,
     forbidden_bid,
     is_legal,
     legal_actions,

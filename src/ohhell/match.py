@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from .chance import chance_action
 from .game import (
     Action,
     Deal,
@@ -37,7 +38,6 @@ from .game import (
     Phase,
     Play,
     apply,
-    chance_action,
     check,
     legal_actions,
     new_game,
@@ -177,9 +177,12 @@ class Match:
         """Seconds, on the clock, since ``seat``'s choices last changed."""
         return self._clock() - self.turn_started[seat]
 
-    def restart_clock(self, seat: int) -> None:
-        """Give ``seat``'s choice at hand a fresh start (a person took their seat back)."""
-        self.turn_started[seat] = self._clock()
+    def restart_clock(self, seat: int | None = None) -> None:
+        """Give ``seat``'s choice at hand a fresh start (a person took their
+        seat back), or every seat's (the match starts)."""
+        now = self._clock()
+        for s in range(self.state.players) if seat is None else (seat,):
+            self.turn_started[s] = now
 
     # --- R-BID-CHANGE: a right, not a turn ---
 

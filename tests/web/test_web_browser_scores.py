@@ -427,7 +427,7 @@ def test_refused_entry_shows_the_reason_and_changes_nothing(base: str, context: 
         "() => { const b = document.querySelector('#bid-buttons button[data-bid=\"4\"]');"
         " b.disabled = false; b.click(); }"
     )
-    page.locator("#error", has_text="R-HOOK").wait_for()
+    page.locator("#error", has_text="the hook forbids").wait_for()  # R-HOOK
     assert "the hook forbids Dee to bid 4" in page.inner_text("#error")
     api = api_sheet(page, base, sheet)
     assert api["revision"] == revision and api["current"]["bids"] == [1, 2, 3, None]

@@ -63,8 +63,7 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient
 
-from ohhell.cards import Card
-from ohhell.game import (
+from ohhell import (
     Deal,
     DrawForDealer,
     GameState,
@@ -76,6 +75,7 @@ from ohhell.game import (
     legal_actions,
     new_game,
 )
+from ohhell.cards import Card
 from ohhell.record import loads
 from ohhell.rules import PRESETS, Bidding, Rules, make_rules
 from ohhell.view import can_see_hand, observe

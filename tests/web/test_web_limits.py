@@ -27,9 +27,19 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_support import Json, connect, join, make_app, new_table
 
-from ohhell import MAX_BID_CHANGES, Bid, ChangeBid, IllegalActionError, apply, check, legal_actions, new_game
+from ohhell import (
+    MAX_BID_CHANGES,
+    Bid,
+    ChangeBid,
+    Deal,
+    IllegalActionError,
+    apply,
+    chance_action,
+    check,
+    legal_actions,
+    new_game,
+)
 from ohhell.bots.simulate import random_match
-from ohhell.game import Deal, chance_action
 from ohhell.record import Record, dumps
 from ohhell.rules import make_rules
 from ohhell.web.app import Limits

@@ -8,7 +8,7 @@
 ((1162,), (76,), False)
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers). The agent asked to
-act is the one ``bots.seats_to_ask`` names first: the bidder, the trump namer
+act is the one the referee (``ohhell.Match``) asks first: the bidder, the trump namer
 or the player; under simultaneous bidding (R-BID-SIMULTANEOUS) each seat that
 has not bid, in seat order, while the bids stay sealed in everyone's
 observation. A seat that may still change its bid (R-BID-CHANGE) is never
@@ -40,19 +40,14 @@ from .. import (
     Action,
     GameState,
     IllegalActionError,
+    Match,
     Observation,
     Phase,
     Rules,
     TieBreak,
-    advance_chance,
-    apply,
-    check,
-    legal_actions,
     make_rules,
-    new_game,
     observe,
     parse_option,
-    seats_to_ask,
     sides,
 )
 from .. import sample_world as _sample_world
@@ -147,7 +142,8 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         self.action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in self.possible_agents}
         self._master: random.Random | None = None
         self._chance = random.Random()
-        self.state: GameState = new_game(self.rules)
+        # The referee: it alone changes the state, and says whose turn it is.
+        self.match = Match.new(self.rules, random.Random(0), track_turns=False)
 
     # --- PettingZoo API ---
 
@@ -164,8 +160,8 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         if seed is not None or self._master is None:
             self._master = random.Random(seed)
         self._chance = random.Random(self._master.getrandbits(64))
-        self.state = new_game(self.rules)
-        advance_chance(self.state, self._chance)
+        self.match = Match.new(self.rules, self._chance, track_turns=False)
+        self._deal()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -184,15 +180,15 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         seat = self._seat[agent]
         state = self.state
         move = action_from_id(int(action), seat)
-        if move not in legal_actions(state, seat):  # the legal set observe() would show, made cheaply
+        if move not in self.match.legal(seat):  # the legal set observe() would show, made cheaply
             raise ValueError(
                 f"{agent} cannot take action {int(action)} ({describe_action_id(int(action))}): "
-                f"{_reason(state, move)}; legal ids: {legal_action_ids(observe(state, seat))}"
+                f"{self._reason(move)}; legal ids: {legal_action_ids(observe(state, seat))}"
             )
         self._cumulative_rewards[agent] = 0.0
         hands_before = len(state.results)
-        apply(state, move)
-        advance_chance(state, self._chance)
+        self.match.submit(move)
+        self._deal()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.reward_mode == "hand" and len(state.results) > hands_before:
             scores = state.results[-1].scores
@@ -264,19 +260,27 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         """The seats whose scores make this seat's reward: its team (R-TEAMS) or itself."""
         return self._side[seat]
 
+    @property
+    def state(self) -> GameState:
+        """The true state (hidden cards included): read it; the referee changes it."""
+        return self.match.state
+
+    def _deal(self) -> None:
+        while self.match.state.is_chance:
+            self.match.deal()
+
     def _select(self) -> None:
         if self.state.is_over:
             self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
         else:
-            self.agent_selection = self.possible_agents[seats_to_ask(self.state)[0]]
+            self.agent_selection = self.possible_agents[self.match.to_ask()[0]]
 
-
-def _reason(state: GameState, move: Action) -> str:
-    try:
-        check(state, move)
-    except IllegalActionError as err:
-        return str(err)
-    return "it is legal, but not a choice this environment asks for"
+    def _reason(self, move: Action) -> str:
+        try:
+            self.match.check(move)
+        except IllegalActionError as err:
+            return str(err)
+        return "it is legal, but not a choice this environment asks for"
 
 
 def env(**kwargs: Any) -> AECEnv[str, ObsDict, int]:

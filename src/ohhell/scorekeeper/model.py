@@ -325,7 +325,7 @@ class ScoreGame:
         try:
             self._commit(entries, f"the edit of hand {number}")
         except ScoreError as err:
-            raise ScoreError(f"the edit is refused: {err}") from None
+            raise ScoreError(f"the edit is refused: {err}", rule=err.rule) from None
 
     def undo(self) -> str:
         """Take back the last command (entry or edit); returns what was undone.

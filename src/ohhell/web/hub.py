@@ -87,15 +87,12 @@ class Hub:
         if row is None:  # pragma: no cover - tables are never deleted
             return
         fresh = LiveTable(self, row)
-        table.state = fresh.state
+        table.match = fresh.match  # every turn starts at the stored version, with a full clock
         table.status = fresh.status
         table.seats = [
             Seat(s.seat, s.name, s.kind, s.level, s.token_hash, old.connections, old.gone_since, old.covered)
             for s, old in zip(fresh.seats, table.seats, strict=True)
         ]
-        table._legal = fresh._legal
-        table.turn_since = [table.version] * table.rules.players
-        table.turn_started = fresh.turn_started  # the choices changed under us: full clocks
         table.broadcast_table()
         table.broadcast_state()
 
@@ -234,7 +231,7 @@ class Hub:
             now = self.now()
             for s in table.seats:
                 s.gone_since = now
-            table.turn_started = [now] * len(table.seats)
+            table.match.restart_clock()
             self.store.set_status(table.id, "playing")
             table.broadcast_table()
             table.broadcast_state()

@@ -464,7 +464,8 @@ def _guarded(handler: Handler) -> Handler:
         except TableError as err:
             return JSONResponse({"error": str(err)}, status_code=err.status)
         except (ScoreError, RulesError) as err:
-            return JSONResponse({"error": str(err)}, status_code=400)
+            # The words are for the scorer; the rule point is for programs (docs/web.md).
+            return JSONResponse({"error": str(err), "rule": err.rule}, status_code=400)
 
     return endpoint
 

@@ -26,29 +26,24 @@ from typing import Any, Protocol
 
 from .. import (
     Action,
-    Bid,
-    Bidding,
-    Deal,
-    DrawForDealer,
     GameState,
     IllegalActionError,
+    Match,
     Phase,
     Play,
     Record,
     Rules,
     apply,
-    chance_action,
-    check,
     format_action,
-    legal_actions,
     make_rules,
     new_game,
     observe,
     parse_action,
-    seats_to_ask,
+    seeded_chance,
 )
 from ..bots import Bot, get_bot
-from .protocol import Json, action_json, dumps, observation_json, trick_json
+from ..describe import refusal_words
+from .protocol import Json, dumps, observation_json, seen_json, trick_json
 from .store import SeatRow, StaleVersion, Store, TableRow
 from .thinking import Thinkers
 
@@ -197,28 +192,26 @@ class LiveTable:
         self.host_seat = row.host_seat
         now = hub.now()
         self.seats = [Seat(s.seat, s.name, s.kind, s.level, s.token_hash, gone_since=now) for s in row.seats]
-        self.state: GameState = new_game(self.rules)
+        state = new_game(self.rules)
         for i, line in enumerate(row.lines):
             try:
-                apply(self.state, parse_action(line))
+                apply(state, parse_action(line))
             except (ValueError, IllegalActionError) as err:
                 raise ValueError(
                     f"table {self.id}: stored action {i} ({line!r}) cannot be replayed: {err}"
                 ) from None
+        # The referee. Deals come from the table's seed and the hand number,
+        # so a restarted server deals what it would have dealt. After a
+        # restart every seat's turn starts again at the stored version (an
+        # action chosen before it is stale) and every clock in full
+        # (docs/web.md, "The turn clock").
+        self.match = Match(state, seeded_chance(f"ohhell-serve:{self.seed}"), clock=hub.now)
         if self.state.phase is Phase.OVER and self.status != "over":
             # The server stopped between storing the last action and the status.
             self.status = "over"
             hub.store.set_status(self.id, "over")
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
-        self.kept_at: int | None = None  # R-BID-CHANGE: version when the changer kept its bid
-        # The version when each seat's legal actions last changed; after a
-        # restart, any action chosen before it is stale (the same rule as reload).
-        self.turn_since = [self.version] * self.rules.players
-        # When each seat's choice began (the clock's start); after a restart
-        # every clock starts again in full (docs/web.md, "The turn clock").
-        self.turn_started = [now] * self.rules.players
-        self._legal = [tuple(legal_actions(self.state, s)) for s in range(self.rules.players)]
         self.spectators = 0
         self.touched = hub.now()  # when anything last happened here (the hub unloads idle tables)
         self._presence: asyncio.TimerHandle | None = None
@@ -230,8 +223,13 @@ class LiveTable:
     # --- What the table looks like ---
 
     @property
+    def state(self) -> GameState:
+        """The match so far (read it; only ``self.match`` changes it)."""
+        return self.match.state
+
+    @property
     def version(self) -> int:
-        return len(self.state.log)
+        return self.match.version
 
     def is_away(self, seat: Seat, now: float | None = None) -> bool:
         """A person's seat that a bot plays for now: its player has been gone
@@ -253,11 +251,11 @@ class LiveTable:
             return None
         if sum(1 for other in self.seats if other.kind == HUMAN) < 2:
             return None  # alone with bots: nobody waits, so no clock hurries the player
-        if not self._legal[seat]:
+        if not self.match.legal(seat):
             return None
-        if seat not in seats_to_ask(self.state) and seat != self._changer_holding_up():
+        if seat not in self.match.to_ask() and seat != self._changer_holding_up():
             return None
-        return self.turn_started[seat] + self.clock
+        return self.match.turn_started[seat] + self.clock
 
     def _bot_chooses(self, seat: int, now: float | None = None) -> bool:
         """Does a bot choose for ``seat`` now (a bot's seat, or an away person's)?"""
@@ -274,7 +272,7 @@ class LiveTable:
             return None
         if self.seats[change].kind != HUMAN or self.is_away(self.seats[change], now):
             return None
-        if not all(self._bot_chooses(seat, now) for seat in seats_to_ask(self.state)):
+        if not all(self._bot_chooses(seat, now) for seat in self.match.to_ask()):
             return None
         return change
 
@@ -319,20 +317,12 @@ class LiveTable:
 
     def can_change(self, seat: int | None) -> bool:
         """R-BID-CHANGE: may ``seat`` still change its bid (and has not kept it)?"""
-        st = self.state
-        return (
-            seat is not None
-            and st.phase is Phase.BID
-            and st.rules.bidding is Bidding.SEQUENTIAL
-            and st.change_seat == seat
-            and st.to_act != seat
-            and self.kept_at != self.version
-        )
+        return self.match.can_change(seat)
 
     def watcher_state(self) -> str:
         """The state a newly arrived watcher is sent: made once per version
         (and second, for the clocks), so a crowd arriving costs little."""
-        key = (self.version, self.kept_at)
+        key = (self.version, self.match.kept_at)
         now = self.hub.now()
         cached = self._watch
         if cached is None or cached[0] != key or now - cached[1] > 1.0:
@@ -352,33 +342,18 @@ class LiveTable:
         return dumps(message)
 
     def seen_last(self, viewer: int | None) -> Json | None:
-        """The last action as ``viewer`` may see it (docs/web.md)."""
-        if not self.state.log:
+        """The last action as ``viewer`` may see it (docs/web.md): the
+        referee's redaction (``view.seen_action``), in the protocol's words."""
+        seen = self.match.seen(viewer)
+        if seen is None:
             return None
-        action = self.state.log[-1]
-        if isinstance(action, Deal):
-            return {"seat": None, "kind": "deal"}  # the cards are in the observation
-        if isinstance(action, DrawForDealer):
-            return {
-                "seat": None,
-                "kind": "draw",
-                "cards": [None if c is None else str(c) for c in action.cards],
-            }
-        seen = action_json(action)
+        out = seen_json(seen)
         st = self.state
-        if isinstance(action, Play) and not st.trick and st.tricks:
+        if isinstance(seen, Play) and not st.trick and st.tricks:
             # The play finished a trick: its cards and winner, also for the
             # last trick of a hand, which the next observation no longer holds.
-            seen["trick"] = trick_json(st.tricks[-1], st.players)
-        sealed = (
-            self.rules.bidding is Bidding.SIMULTANEOUS
-            and self.state.phase is Phase.BID
-            and isinstance(action, Bid)
-            and action.seat != viewer
-        )
-        if sealed:
-            del seen["bid"]  # R-BID-SIMULTANEOUS
-        return seen
+            out["trick"] = trick_json(st.tricks[-1], st.players)
+        return out
 
     # --- Connections ---
 
@@ -468,38 +443,29 @@ class LiveTable:
 
     # --- Acting ---
 
-    def _refusal(self, seat: int, action: Action) -> str:
-        """Why ``action`` is not legal for ``seat`` now, without telling a
-        seat anything it may not know."""
-        st = self.state
-        if seat not in self._actors():
-            return "it is not your turn"
-        if isinstance(action, Play) and self._legal[seat] == (Play(seat, None),):
-            # R-DEVILS-BRIDGE: do not check a named card against a hand its
-            # owner cannot see; that would tell them what they hold.
-            return "this hand is played blind: play the card you cannot see (card null)"
+    def _refusal(self, seat: int, action: Action) -> TableError:
+        """Why ``action`` is not taken for ``seat`` now, in words for that
+        seat's player: the referee's refusal, which tells no seat anything
+        it may not know."""
         try:
-            check(st, action)
+            self.match.check(action)
         except IllegalActionError as err:
-            return str(err)
-        return f"{format_action(action)} is not one of your choices now"
-
-    def _actors(self) -> tuple[int, ...]:
-        return tuple(s for s in range(self.rules.players) if self._legal[s])
+            names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
+            return TableError(refusal_words(err, names, seat), "turn" if err.reason == "turn" else "illegal")
+        return TableError(f"{format_action(action)} is not one of your choices now", "illegal")
 
     async def act(self, seat: int, action: Action, version: int) -> None:
         """A person's action; ``TableError`` (nothing changed) if refused."""
         async with self.lock:
             if self.status != "playing":
                 raise TableError("the match is not being played", "turn")
-            if version > self.version or version < self.turn_since[seat]:
+            if version > self.version or version < self.match.turn_since[seat]:
                 raise TableError(
                     f"stale action: it was chosen at version {version}, the table is at {self.version}",
                     "stale",
                 )
-            if action not in self._legal[seat]:
-                code = "turn" if seat not in self._actors() else "illegal"
-                raise TableError(self._refusal(seat, action), code)
+            if action not in self.match.legal(seat):
+                raise self._refusal(seat, action)
             if self.seats[seat].covered:
                 self.uncover(seat)  # the person acts again: the bot steps aside
             await self._commit(action)
@@ -510,7 +476,7 @@ class LiveTable:
         if s.covered:
             s.covered = False
             self._watch = None  # the clocks changed
-            self.turn_started[seat] = self.hub.now()  # a fresh clock for the choice at hand
+            self.match.restart_clock(seat)  # a fresh clock for the choice at hand
             self.broadcast_table()
             self.wake.set()
 
@@ -533,7 +499,7 @@ class LiveTable:
         async with self.lock:
             if not self.can_change(seat):
                 raise TableError("there is no bid of yours that could still be changed", "turn")
-            self.kept_at = self.version
+            self.match.keep_bid(seat)
             text = self.state_message(seat, self.seen_last(seat))  # can_change is false now
             for conn in list(self.connections):
                 if conn.seat == seat:
@@ -549,11 +515,8 @@ class LiveTable:
         """
         st = self.state
         version = self.version
-        logged = action
-        if isinstance(action, Play) and action.card is None:
-            # R-DEVILS-BRIDGE: a blind play is stored with its real card, the
-            # only one in the hand (as apply() logs it).
-            logged = Play(action.seat, st.hands[action.seat][0])
+        # R-DEVILS-BRIDGE: a blind play is stored with its real card, as the log holds it.
+        logged = self.match.logged(action)
         try:
             self.hub.store.append(self.id, version, format_action(logged))
         except StaleVersion:
@@ -563,7 +526,7 @@ class LiveTable:
         except Exception:
             log.exception("table %s: cannot store version %d", self.id, version)
             raise TableError("the action could not be stored; try again", "storage") from None
-        apply(st, action)
+        self.match.submit(action)
         self._after_change()
         if st.phase is Phase.OVER and self.status != "over":
             self.status = "over"
@@ -571,14 +534,7 @@ class LiveTable:
             self.broadcast_table()
 
     def _after_change(self) -> None:
-        now = self.hub.now()
-        self.touched = now
-        for s in range(self.rules.players):
-            legal = tuple(legal_actions(self.state, s))
-            if legal != self._legal[s]:
-                self._legal[s] = legal
-                self.turn_since[s] = self.version
-                self.turn_started[s] = now
+        self.touched = self.hub.now()
         self.broadcast_state()
         self.wake.set()
 
@@ -606,7 +562,7 @@ class LiveTable:
             changer = self.seats[change]
             end = self.deadline(change)
             if end is not None and now >= end:
-                self.kept_at = self.version
+                self.match.keep_bid(change)
                 self.broadcast_state()
                 return (-1, 0.0)
             waits = [] if end is None else [end - now]
@@ -614,7 +570,7 @@ class LiveTable:
                 waits.append(changer.gone_since + self.hub.away_after - now)
             return (-1, max(0.0, min(waits))) if waits else None
         waits = []
-        for seat in seats_to_ask(st):
+        for seat in self.match.to_ask():
             s = self.seats[seat]
             if self._bot_chooses(seat, now):
                 return (seat, self.hub.bot_delay)
@@ -679,14 +635,8 @@ class LiveTable:
         if seat is None:
             async with self.lock:
                 if self.version == version and self.state.is_chance:
-                    st = self.state
-                    rng = (
-                        _rng(self.seed, "draw", len(st.draws))
-                        if st.phase is Phase.DRAW
-                        else _rng(self.seed, "deal", st.hand_number)
-                    )
                     with contextlib.suppress(TableError):
-                        await self._commit(chance_action(st, rng))
+                        await self._commit(self.match.chance_action())
             return
         level = self._level(seat)
         obs = observe(self.state, seat)
@@ -697,7 +647,7 @@ class LiveTable:
         else:
             action = self._bot(seat).choose(obs, random.Random(seed))
         async with self.lock:
-            if self.version != version or action not in self._legal[seat]:
+            if self.version != version or action not in self.match.legal(seat):
                 return  # the table moved on while the bot thought: ask again
             if self.seats[seat].kind != BOT and not self.is_away(self.seats[seat]):
                 return  # the player came back (or acted) while the bot thought: the choice is theirs
