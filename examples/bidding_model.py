@@ -45,18 +45,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ohhell.bots import Bot, play_match
-from ohhell.bots.rulebased import IntermediateBot, _Table  # _Table: only for the diagnostic estimate
-from ohhell.bots.tournament import (
-    BotStats,
-    Difference,
-    TournamentResult,
-    deal_rules,
-    format_result,
-    make_bot,
-    mean_ci,
-    seating,
-)
+from ohhell.bots import play_match, register_bot
+from ohhell.bots.rulebased import IntermediateBot
+from ohhell.bots.tournament import TournamentResult, deal_rules, format_result, run_tournament
 from ohhell.env.encoding import LAYOUT, MAX_HAND, OBSERVATION_SIZE, encode
 from ohhell.game import Action, Bid
 from ohhell.rules import PRESETS, Rules
@@ -309,10 +300,8 @@ class ModelBidder:
 
 def intermediate_estimate(obs: Observation) -> list[float]:
     """The intermediate's own trick distribution at a bid (its card chances,
-    before the steering it adds per bid): a diagnostic only, from its internals."""
-    table = _Table(obs, memory=True)
-    dist: list[float] = IntermediateBot()._distribution(table, obs.trump)
-    return dist
+    before the steering it adds per bid): a diagnostic."""
+    return IntermediateBot().trick_estimate(obs)
 
 
 class _Recorder:
@@ -402,103 +391,20 @@ def evaluate(dist: Array, tricks: npt.NDArray[np.int64]) -> dict[str, float]:
     }
 
 
-# --- The tournament: duplicate deals, as ohhell.bots.tournament plays them. ---
-
-
-def _make(name: str, model: TrickModel | None) -> Bot:
-    if name == "model":
-        if model is None:
-            raise ValueError("the bot 'model' needs a model")
-        return ModelBidder(model)
-    return make_bot(name, None)
-
-
-def _tournament_deals(task: tuple[tuple[str, ...], Rules, int, Sequence[int], Any]) -> list[tuple[Any, ...]]:
-    names, rules, seed, indices, arrays = task
-    model = TrickModel(*arrays) if arrays is not None else None
-    m, n = len(names), rules.players
-    out = []
-    for index in indices:
-        score, hands, exact = [0.0] * m, [0] * m, [0] * m
-        times: list[list[float]] = [[] for _ in range(m)]
-        for rotation in range(m):
-            seats = seating(m, n, rotation)
-            timings: list[list[float]] = [[] for _ in range(n)]
-            # The seeds of ohhell.bots.tournament: the same deals as `ohhell tournament --seed`.
-            state = play_match(
-                deal_rules(rules, index),
-                [_make(names[b], model) for b in seats],
-                random.Random(f"ohhell-tournament/{seed}/{index}/{rotation}/bots"),
-                chance_rng=random.Random(f"ohhell-tournament/{seed}/{index}/chance"),
-                timings=timings,
-            )
-            for seat, b in enumerate(seats):
-                score[b] += sum(r.scores[seat] for r in state.results)
-                hands[b] += len(state.results)
-                exact[b] += state.exact[seat]
-                times[b].extend(timings[seat])
-        out.append((index, score, hands, exact, times))
-    return out
+# --- The tournament: the model's bidder registered as a bot, played by ohhell's tournament. ---
 
 
 def tournament(
     names: Sequence[str], rules: Rules, deals: int, seed: int, model: TrickModel | None, jobs: int = 1
 ) -> TournamentResult:
     """Duplicate deals between ``names`` ("model" is the ``ModelBidder``), every
-    deal replayed once per rotation of the bots through the seats."""
-    start = time.perf_counter()
-    arrays = model.arrays() if model is not None else None
-    chunks = [range(at, min(at + 25, deals)) for at in range(0, deals, 25)]
-    tasks = [(tuple(names), rules, seed, chunk, arrays) for chunk in chunks]
-    rows: list[tuple[Any, ...]] = []
-    if jobs > 1 and len(tasks) > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            for part in pool.map(_tournament_deals, tasks):
-                rows.extend(part)
-    else:
-        for task in tasks:
-            rows.extend(_tournament_deals(task))
-    m = len(names)
-    labels = [n if names[:i].count(n) == 0 else f"{n}#{names[:i].count(n) + 1}" for i, n in enumerate(names)]
-    per_deal = [tuple(score[b] / hands[b] for b in range(m)) for _, score, hands, _, _ in rows]
-    stats = []
-    for b in range(m):
-        mean, low, high = mean_ci([row[b] for row in per_deal])
-        hands = sum(r[2][b] for r in rows)
-        times = np.array([t for r in rows for t in r[4][b]]) * 1000
-        stats.append(
-            BotStats(
-                labels[b],
-                mean,
-                low,
-                high,
-                sum(r[3][b] for r in rows) / hands,
-                hands,
-                len(times),
-                float(np.percentile(times, 50)),
-                float(np.percentile(times, 95)),
-            )
-        )
-    differences = [
-        Difference(labels[a], labels[b], *mean_ci([row[a] - row[b] for row in per_deal]))
-        for a in range(m)
-        for b in range(a + 1, m)
-    ]
-    return TournamentResult(
-        tuple(labels),
-        rules,
-        len(rows),
-        seed,
-        False,
-        m,
-        tuple(stats),
-        tuple(differences),
-        tuple(per_deal),
-        time.perf_counter() - start,
-    )
-
-
-# --- The command. ---
+    deal replayed once per rotation of the bots through the seats: the same
+    deals and seeds as ``ohhell tournament --seed``."""
+    if "model" in names:
+        if model is None:
+            raise ValueError("the bot 'model' needs a model")
+        register_bot("model", lambda **_: ModelBidder(model), opponent=False)
+    return run_tournament(list(names), rules, deals, seed, jobs, progress=False)
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -453,6 +453,11 @@ class IntermediateBot(_RuleBot):
 
         return max(bids, key=value)
 
+    def trick_estimate(self, obs: Observation) -> list[float]:
+        """The chances of taking 0, 1, ... tricks with this hand, as the bot
+        sees them at a bid (before the steering it adds per bid)."""
+        return self._distribution(_Table(obs, self.memory), obs.trump)
+
     def _distribution(self, table: _Table, trump: Suit | None) -> list[float]:
         if len(table.hand) == 1:
             return trick_distribution([_single_card_chance(table, table.hand[0], trump)])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import multiprocessing
 import random
 import sys
 import time
@@ -243,6 +244,15 @@ def _chunks(indices: Sequence[int], size: int) -> Iterable[tuple[int, ...]]:
         yield tuple(indices[at : at + size])
 
 
+def _workers() -> multiprocessing.context.BaseContext | None:
+    # Forked workers inherit the bots registered at run time (register_bot);
+    # where there is no fork, the platform's default (they must then be
+    # importable by path or entry point).
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None
+
+
 def run_tournament(
     bots: list[str],
     rules: Rules,
@@ -287,7 +297,7 @@ def run_tournament(
     else:
         # Small chunks keep the workers evenly busy and the progress bar moving.
         size = max(1, min(25, deals // (jobs * 8)))
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=_workers()) as pool:
             futures = [
                 pool.submit(_play_deals, _Job(tuple(names), rules, seed, matches, chunk, think))
                 for chunk in _chunks(indices, size)
