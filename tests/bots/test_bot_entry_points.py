@@ -8,6 +8,7 @@ import random
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -101,3 +102,40 @@ def test_register_bot_adds_a_bot_from_code(monkeypatch: pytest.MonkeyPatch) -> N
     assert isinstance(get_bot("cautious"), Cautious)
     with pytest.raises(ValueError, match="built in"):
         register_bot("expert", Cautious)
+
+
+def test_a_slow_added_bot_thinks_off_the_servers_event_loop(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A bot from outside may take its time; while it thinks, the server must
+    # go on answering everyone else (it thinks in a thread).
+    import threading
+
+    from starlette.testclient import TestClient
+    from web_support import connect, make_app, new_table
+
+    monkeypatch.setattr(registry, "_added", {})
+    monkeypatch.setattr(registry, "_opponents", {})
+    monkeypatch.setattr(registry, "_entry_points_read", True)
+    entered, release, returned = threading.Event(), threading.Event(), threading.Event()
+
+    class Ponderer:
+        name = "ponderer"
+
+        def choose(self, obs: Any, rng: random.Random) -> Any:
+            entered.set()
+            release.wait(30)  # until the test has been answered meanwhile
+            returned.set()
+            return obs.legal_actions[0]
+
+    register_bot("ponderer", lambda **_: Ponderer())
+    with TestClient(make_app(str(tmp_path / "t.db"))) as client:
+        # Dealer 0 with one card: seat 1, a ponderer, bids first.
+        options = {"hand-sizes": "1", "first-dealer": "0"}
+        made = new_table(client, options=options, level="ponderer", start=True)
+        with connect(client, made["table"], made["token"]):
+            assert entered.wait(30), "the bot was never asked"
+            answered = client.get("/api/options")  # the event loop is free
+            still_thinking = not returned.is_set()
+            release.set()
+        assert answered.status_code == 200 and still_thinking

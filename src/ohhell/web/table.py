@@ -52,6 +52,7 @@ log = logging.getLogger("ohhell.web")
 OPEN, HUMAN, BOT = "open", "human", "bot"
 COVER_LEVEL = "intermediate"  # plays an away seat until its player returns
 SEARCHING = frozenset({"expert"})  # levels that search for --think seconds a decision
+QUICK = frozenset({"random", "beginner", "intermediate"})  # built-in levels that answer in microseconds
 QUEUE_LIMIT = 256  # messages waiting for one slow seated client before it is dropped
 SPECTATOR_QUEUE_LIMIT = 64  # ...and for a spectator, who never holds up a seat
 PRESENCE_INTERVAL = 0.5  # seconds: comings and goings are told at most this often
@@ -644,8 +645,12 @@ class LiveTable:
         if level in SEARCHING:
             # A search takes the server's --think seconds: away from the loop.
             action = await self.hub.thinkers.choose(level, {"seconds": self.hub.think}, obs, seed)
-        else:
+        elif level in QUICK:
             action = self._bot(seat).choose(obs, random.Random(seed))
+        else:
+            # A bot added from outside may take its time: it thinks in a
+            # thread, so the other tables' events go on meanwhile.
+            action = await asyncio.to_thread(self._bot(seat).choose, obs, random.Random(seed))
         async with self.lock:
             if self.version != version or action not in self.match.legal(seat):
                 return  # the table moved on while the bot thought: ask again
