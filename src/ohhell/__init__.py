@@ -48,7 +48,7 @@ from .hand import (
     trick_winner,
     trump_namer,
 )
-from .match import Chance, Match, Player, Waiting, seeded_chance
+from .match import Chance, Event, Match, Player, Waiting, seeded_chance
 from .record import Record, RecordError, dump, dumps, format_action, load, loads, parse_action
 from .rules import (
     MAX_PLAYERS,
@@ -111,6 +111,7 @@ __all__ = [
     "Deal",
     "Deck",
     "DrawForDealer",
+    "Event",
     "FirstLead",
     "GameState",
     "HandPlan",

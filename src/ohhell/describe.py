@@ -24,6 +24,7 @@ from . import (
     ChangeBid,
     Deck,
     DrawForDealer,
+    Event,
     FirstLead,
     HandResult,
     IllegalActionError,
@@ -42,7 +43,6 @@ from . import (
     standings,
 )
 from . import Sequence as HandSequence
-from .terminal.session import Event
 
 SUIT_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """How hands are shown: black and red suits alternate."""
@@ -296,7 +296,7 @@ def hook_words(obs: Observation) -> str:
 
 
 def event_words(event: Event, names: Sequence[str], you: int) -> list[str]:
-    """Sentences for one ``session.Event``: ``Bruno plays 9 of spades.``"""
+    """Sentences for one ``Event`` (``Match.last_event``): ``Bruno plays 9 of spades.``"""
 
     def who(seat: int) -> str:
         return "You" if seat == you else names[seat]

@@ -22,6 +22,7 @@ the terminal and the web ask people their own way, then ``submit``.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -30,13 +31,19 @@ from typing import Protocol
 
 from .chance import chance_action
 from .game import (
+    CHANCE,
     Action,
+    Bid,
+    ChangeBid,
     Deal,
     DrawForDealer,
     GameState,
+    HandResult,
     IllegalActionError,
+    NameTrump,
     Phase,
     Play,
+    Trick,
     apply,
     check,
     legal_actions,
@@ -80,6 +87,25 @@ class Waiting:
     over: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One applied action as one seat may see it (``Match.last_event``).
+
+    ``action`` is ``None`` where that seat may not see it: a sealed bid
+    (R-BID-SIMULTANEOUS) or a deal (the seat's cards are in its observation).
+    A ``Play`` always names the real card, also one played unseen under
+    Devil's Bridge: once played, a card is face up on the table.
+    """
+
+    seat: int  # CHANCE for a draw or a deal
+    kind: str  # "draw", "deal", "bid", "change", "trump" or "play"
+    action: Action | None
+    hand_number: int  # 0-based: the hand the action belongs to
+    trick: Trick | None = None  # the trick this play completed
+    result: HandResult | None = None  # the hand this play finished
+    dealer: int | None = None  # for "draw": the first dealer once the draw decides it
+
+
 class Match:
     """The referee of one match; see the module docstring."""
 
@@ -112,6 +138,7 @@ class Match:
         # clock's start. A rebuilt match gives every clock a fresh start.
         self.turn_started = [now] * n
         self.kept_at: int | None = None  # R-BID-CHANGE: the version at which the changer kept its bid
+        self._before: tuple[int, int] | None = None  # hand number and results before the last submit
 
     @classmethod
     def new(
@@ -172,6 +199,31 @@ class Match:
         if not self.state.log:
             return None
         return seen_action(self.state, index, viewer)
+
+    def last_event(self, viewer: int | None) -> Event | None:
+        """The action last taken through ``submit``, as ``viewer`` may see it,
+        with the trick and the hand it finished; None before any."""
+        if self._before is None or not self.state.log:
+            return None
+        st = self.state
+        hand_number, results = self._before
+        done = st.log[-1]  # a blind play is logged with its real card
+        seen = self.seen(viewer)  # the one redaction point
+        seat = CHANCE if isinstance(done, Deal | DrawForDealer) else done.seat
+        event = Event(seat=seat, kind="", action=done, hand_number=hand_number)
+        if isinstance(done, DrawForDealer):
+            dealer = st.dealer if st.phase is not Phase.DRAW else None
+            return dataclasses.replace(event, kind="draw", dealer=dealer)
+        if isinstance(done, Deal):
+            return dataclasses.replace(event, kind="deal", action=None)
+        if isinstance(done, Bid | ChangeBid):
+            kind = "bid" if isinstance(done, Bid) else "change"
+            return dataclasses.replace(event, kind=kind, action=done if seen == done else None)
+        if isinstance(done, NameTrump):
+            return dataclasses.replace(event, kind="trump")
+        trick = st.tricks[-1] if not st.trick and st.tricks else None
+        result = st.results[-1] if len(st.results) > results else None
+        return dataclasses.replace(event, kind="play", trick=trick, result=result)
 
     def waited(self, seat: int) -> float:
         """Seconds, on the clock, since ``seat``'s choices last changed."""
@@ -261,7 +313,9 @@ class Match:
         """Take ``action`` if legal now and return it as logged; otherwise raise
         ``IllegalActionError`` and change nothing."""
         self.check(action)
+        before = (self.state.hand_number, len(self.state.results))
         apply(self.state, action)
+        self._before = before
         if self._track:
             version, now = self.version, self._clock()
             for s in range(self.state.players):
@@ -326,4 +380,4 @@ class Match:
         return self.state
 
 
-__all__ = ["Chance", "Match", "Player", "Waiting", "seeded_chance"]
+__all__ = ["Chance", "Event", "Match", "Player", "Waiting", "seeded_chance"]

@@ -28,7 +28,7 @@ the seat that could change its bid is simply not asked (``ohhell.seats_to_ask``)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
@@ -339,17 +339,12 @@ def cards_in(vector: Sequence[float] | npt.NDArray[np.float32], field: str) -> l
     return out
 
 
-def card_fields() -> Iterable[str]:
-    """The fields whose entries are cards."""
-    return ("own_hand", "visible_hands", "trick", "played", "turned")
-
-
 # --- Text ---
 
 
 def observation_text(obs: Observation) -> str:
     """One seat's observation as plain text (what ``render`` shows an agent's view as)."""
-    from ..describe import hand_words, trump_words  # describe imports the session: load it late
+    from ..describe import hand_words, trump_words  # words are for text output only: load them late
 
     n = obs.players
     hands = len(obs.rules.schedule)

@@ -27,6 +27,7 @@ from .. import (
     Card,
     CardError,
     ChangeBid,
+    Event,
     IllegalActionError,
     NameTrump,
     Observation,
@@ -51,7 +52,7 @@ from ..describe import (
     suit_word,
     trump_words,
 )
-from .session import HUMAN, Event, Next, Session, default_save_path
+from .session import HUMAN, Next, Session, default_save_path
 
 COMMANDS = "At any prompt: h for a hint, ? for the rules, s for the score sheet, q to save and quit."
 _TRUMP_CHOICES: tuple[Suit | None, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, None)
@@ -497,8 +498,3 @@ def _trump_answer(text: str) -> tuple[bool, Suit | None]:
         return True, Suit.parse(key)
     except CardError:
         return False, None
-
-
-def play_plain(session: Session, infile: TextIO | None = None, outfile: TextIO | None = None) -> int:
-    """Play ``session`` in line mode on the given streams (stdin/stdout by default)."""
-    return PlainUI(session, infile, outfile).run()

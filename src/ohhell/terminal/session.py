@@ -26,7 +26,6 @@ know (a sealed bid has no value, a deal no cards).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import random
 import secrets
@@ -34,30 +33,23 @@ import signal
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from .. import (
-    CHANCE,
     Action,
-    Bid,
     Bidding,
     ChangeBid,
-    Deal,
-    DrawForDealer,
+    Event,
     GameState,
-    HandResult,
     IllegalActionError,
     Match,
-    NameTrump,
     Observation,
     Phase,
     Record,
     RecordError,
     Rules,
-    Trick,
     dump,
     load,
     new_game,
@@ -88,25 +80,6 @@ class Next(Enum):
     BOT = "bot"  # a bot is to act: call step()
     CHANCE = "chance"  # a draw or a deal: call step()
     OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One applied action as the human may see it.
-
-    ``action`` is ``None`` where the human may not see it: a sealed bid
-    (R-BID-SIMULTANEOUS) or a deal (the human's cards are in the observation).
-    A ``Play`` always names the real card, also one played unseen under
-    Devil's Bridge: once played, a card is face up on the table.
-    """
-
-    seat: int  # CHANCE for a draw or a deal
-    kind: str  # "draw", "deal", "bid", "change", "trump" or "play"
-    action: Action | None
-    hand_number: int  # 0-based: the hand the action belongs to
-    trick: Trick | None = None  # the trick this play completed
-    result: HandResult | None = None  # the hand this play finished
-    dealer: int | None = None  # for "draw": the first dealer once the draw decides it
 
 
 def default_save_path() -> Path:
@@ -437,25 +410,9 @@ class Session:
         return hint(obs, rng, seconds=secs)
 
     def _apply(self, action: Action) -> Event:
-        st = self.state
-        hand_number = st.hand_number
-        results = len(st.results)
         with _no_interrupt():
-            done = self.match.submit(action)  # a blind play is logged with its real card
+            self.match.submit(action)
             self.save()
-        seen = self.match.seen(self.human)  # what the human may see of it: the one redaction point
-        seat = CHANCE if isinstance(done, Deal | DrawForDealer) else done.seat
-        event = Event(seat=seat, kind="", action=done, hand_number=hand_number)
-        if isinstance(done, DrawForDealer):
-            dealer = st.dealer if st.phase is not Phase.DRAW else None
-            return dataclasses.replace(event, kind="draw", dealer=dealer)
-        if isinstance(done, Deal):
-            return dataclasses.replace(event, kind="deal", action=None)
-        if isinstance(done, Bid | ChangeBid):
-            kind = "bid" if isinstance(done, Bid) else "change"
-            return dataclasses.replace(event, kind=kind, action=done if seen == done else None)
-        if isinstance(done, NameTrump):
-            return dataclasses.replace(event, kind="trump")
-        trick = st.tricks[-1] if not st.trick and st.tricks else None
-        result = st.results[-1] if len(st.results) > results else None
-        return dataclasses.replace(event, kind="play", trick=trick, result=result)
+        event = self.match.last_event(self.human)
+        assert event is not None
+        return event

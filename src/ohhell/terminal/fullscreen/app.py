@@ -31,6 +31,7 @@ from ... import (
     Bid,
     Card,
     ChangeBid,
+    Event,
     IllegalActionError,
     NameTrump,
     Observation,
@@ -41,7 +42,7 @@ from ... import (
 )
 from ...bots.hint import Hint
 from ...describe import balance_words, refusal_words, rules_title, sort_hand
-from ..session import Event, Next, Session
+from ..session import Next, Session
 from .screens import FinalScreen, RulesScreen, ScoreScreen
 from .widgets import CARD_KEYS, CardWidget, Chip, card_text, players_table, suit_text
 
