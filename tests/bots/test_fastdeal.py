@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ohhell import PRESETS, Phase, Rules, actors, advance_chance, apply, legal_actions, make_rules, new_game
-from ohhell.bots.fastdeal import choose_card, layout, playout, suit_index, trick_winner
+from ohhell.bots.fastdeal import choose_card, layout, lookup_winner, playout, suit_index
 from ohhell.cards import Card, parse_cards
 from ohhell.game import GameState, Play
 
@@ -52,7 +52,7 @@ def test_trick_winners_agree_with_the_engine(name: str, seed: int) -> None:
             masks[action.seat] &= ~(1 << slot)
             slots.append(slot)
             apply(state, action)
-        fast = (leader + trick_winner(lay, slots, trump)) % rules.players
+        fast = (leader + lookup_winner(lay, slots, trump)) % rules.players
         # The engine keeps the hand's tricks until the next deal, last hand included.
         assert fast == state.tricks[-1].winner
 
@@ -62,8 +62,8 @@ def test_identical_cards_the_later_one_wins() -> None:
     lay = layout(RULE_SETS["australian-6"])
     two_c = Card.parse("2C")
     first, second = lay.slots_of[two_c]
-    assert trick_winner(lay, [first, second], -1) == 1
-    assert trick_winner(lay, [second, first], -1) == 1
+    assert lookup_winner(lay, [first, second], -1) == 1
+    assert lookup_winner(lay, [second, first], -1) == 1
 
 
 @pytest.mark.parametrize("name", RULE_SETS)

@@ -25,7 +25,7 @@ from ohhell import (
     new_game,
     seats_to_ask,
 )
-from ohhell.bots.fastdeal import layout, suit_index, trick_winner
+from ohhell.bots.fastdeal import layout, lookup_winner, suit_index
 from ohhell.bots.rulebased import winning_play
 
 
@@ -81,7 +81,7 @@ def test_fast_paths_agree_with_the_engine_on_every_trick(name: str, players: int
             slots.append(slot)
             played.append((seat, card))
             trump = suit_index(state.trump)
-            fast = (leader + trick_winner(lay, slots, trump)) % players
+            fast = (leader + lookup_winner(lay, slots, trump)) % players
             rule_based = winning_play(tuple(played), state.trump)[0]  # type: ignore[arg-type]
             assert fast == rule_based, (played, state.trump)
             if len(played) == players:

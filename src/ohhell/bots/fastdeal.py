@@ -85,8 +85,11 @@ def layout(rules: Rules) -> Layout:
     return layout_for(rules.deck, rules.players if rules.deck is Deck.AUSTRALIAN else 4)
 
 
-def trick_winner(lay: Layout, cards: Sequence[int], trump: int) -> int:
-    """Index in ``cards`` (slots in playing order) of the winning card (R-TRICK)."""
+def lookup_winner(lay: Layout, cards: Sequence[int], trump: int) -> int:
+    """Index in ``cards`` (slots in playing order) of the winning card (R-TRICK).
+
+    Not a second copy of the rule: it only reads ``Layout.beaten_by``, the
+    table built from the core's ``ohhell.beats``, one lookup per card."""
     best = cards[0]
     best_i = 0
     beaten_by = lay.beaten_by[trump + 1]
@@ -170,7 +173,7 @@ def choose_card(
     led = lay.suit[trick[0]]
     follow = hand & suit_mask[led]
     legal = follow or hand
-    w = trick[trick_winner(lay, trick, trump)]
+    w = trick[lookup_winner(lay, trick, trump)]
     if lay.suit[w] == led:
         beats = (follow & lay.above[w]) if follow else (hand & suit_mask[trump] if trump >= 0 else 0)
     else:  # a trump is winning
@@ -252,7 +255,7 @@ def playout(
                 voids[seat] |= 1 << suit[trick[0]]
             trick.append(card)
             seat = seat + 1 if seat + 1 < n else 0
-        winner = (leader + trick_winner(lay, trick, trump)) % n
+        winner = (leader + lookup_winner(lay, trick, trump)) % n
         taken[winner] += 1
         tricks_left -= 1
         trick.clear()
