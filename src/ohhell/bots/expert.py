@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from .. import Action, Bid, Bidding, NameTrump, Observation, Phase, Play, Scoring, sample_hands, score_hand
 from .fastdeal import Layout, layout, playout, suit_index
+from .treesearch import CardSearch
 
 _RANK_VALUE = {14: 0.85, 13: 0.55, 12: 0.3, 11: 0.15}
 
@@ -52,7 +53,11 @@ def estimate_tricks(lay: Layout, hand: int, trump: int, players: int) -> float:
             if trump >= 0 and s != trump and hand & lay.suit_mask[trump]:
                 est += 0.35  # a void to ruff in
             continue
-        ranks = sorted((lay.rank[i] for i in range(lay.size) if m >> i & 1), reverse=True)
+        ranks = []
+        while m:  # the suit's ranks, highest first (slots ascend by rank within a suit)
+            top = m.bit_length() - 1
+            ranks.append(lay.rank[top])
+            m ^= 1 << top
         if s == trump:
             for k, r in enumerate(ranks):
                 est += 1.0 if r >= 12 else 0.8 if r >= 10 else 0.5 if k >= 2 else 0.3
@@ -76,6 +81,9 @@ class ExpertBot:
         bid_spread: float = 1.0,
         bid_trust: float = 0.5,
         prune: bool = True,
+        tree: bool = True,
+        simulations: int | None = None,
+        c: float = 0.6,
     ) -> None:
         self.name = name
         self.inference = inference  # weight worlds by how well they explain the bids
@@ -85,6 +93,12 @@ class ExpertBot:
         self.seconds = seconds
         self.worlds = worlds
         self.min_worlds = min_worlds
+        # Card play by tree search (``treesearch``) rather than one flat playout
+        # per candidate; ``simulations`` fixes its budget (else ``worlds`` x 4,
+        # else the time), ``c`` is its exploration constant.
+        self.tree = bool(tree)
+        self.simulations = simulations
+        self.c = c
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal_actions) == 1:
@@ -104,6 +118,8 @@ class ExpertBot:
         if obs.phase is Phase.PLAY and isinstance(candidates[0], Play) and candidates[0].card is None:
             return [Evaluation(candidates[0], 0.0, 0)]  # R-DEVILS-BRIDGE: the one blind play
         lay = layout(obs.rules)
+        if self.tree and obs.phase is Phase.PLAY:
+            return self._search_cards(obs, rng, lay, candidates)
         k = len(candidates)
         values: list[list[float]] = [[] for _ in range(k)]  # per candidate, per world
         weights: list[float] = []
@@ -134,6 +150,22 @@ class ExpertBot:
             ranked.append(Evaluation(action, _weighted_mean(values[i], w), len(values[i])))
         ranked.sort(key=lambda e: (-(e.worlds == count), -e.expected))
         return ranked
+
+    def _search_cards(
+        self, obs: Observation, rng: random.Random, lay: Layout, candidates: Sequence[Action]
+    ) -> list[Evaluation]:
+        weigh = self._bid_likelihood(obs, lay) if self.inference else None
+        budget = self.simulations
+        if budget is None and self.worlds is not None:
+            budget = 4 * self.worlds
+        pool = max(16, budget // 3) if budget is not None else 64
+        search = CardSearch(obs, rng, weigh, pool=pool, c=self.c)
+        if budget is not None:
+            search.run(simulations=budget)
+        else:
+            search.run(deadline=time.perf_counter() + self.seconds)
+        by_card = {a.card: a for a in candidates if isinstance(a, Play)}
+        return [Evaluation(by_card[v.card], v.mean, v.visits) for v in search.ranked()]  # type: ignore[index]
 
     def _bid_likelihood(
         self, obs: Observation, lay: Layout

@@ -1,0 +1,258 @@
+"""Card play by information-set tree search over sampled worlds.
+
+The expert's card play. Flat Monte Carlo (one greedy playout per candidate
+and world) judges a card by how a fixed greedy policy would go on from it,
+so it cannot plan its own later cards and is only as good as that policy.
+This search (single-observer information-set MCTS, Cowling, Powley and
+Whitehouse 2012) grows one tree over the cards every seat plays from here:
+each simulation takes a world the seat cannot tell from the real one, walks
+the tree choosing among the cards legal in that world by UCT (each card's
+count of times it was available stands in for the parent's visits), adds one
+node, and finishes the hand with the greedy bid-chasing playout of
+``fastdeal``, which is far better than random play at telling a good line
+from a bad one. Every seat on the path is credited with its own score for
+the hand, under the rules' own scoring (``ohhell.score_hand``).
+
+Worlds come from ``sample_hands`` (uniform over the deals the seat cannot
+tell apart), drawn into a pool once per decision and each weighted by how
+well it explains the bids the others made; every simulation draws a world
+from that pool by weight, so a bid of 4 makes strong hands behind it more
+likely without ruling any world out.
+
+Hands are bit masks over ``fastdeal.Layout`` slots; the trick's winner is
+the core's rule read from the layout's beat table (``lookup_winner``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import Observation, Play, Scoring, sample_hands, score_hand
+from .fastdeal import layout, lookup_winner, playout, suit_index
+
+# An edge of the tree: [visits, summed score of the seat that plays it,
+# simulations in which it was legal, the node below it (card -> edge) or None].
+_Edge = list[Any]
+_VISITS, _TOTAL, _AVAILABLE, _CHILD = 0, 1, 2, 3
+
+
+@dataclass(frozen=True, slots=True)
+class CardValue:
+    """A legal card with its search statistics at the root."""
+
+    card: object
+    visits: int
+    mean: float
+
+
+Weigh = Callable[[tuple[tuple[object, ...], ...]], float]
+
+
+class CardSearch:
+    """One decision's search: ``run`` adds simulations, ``ranked`` reads the root."""
+
+    def __init__(
+        self,
+        obs: Observation,
+        rng: random.Random,
+        weigh: Weigh | None,
+        *,
+        pool: int,
+        c: float = 0.6,
+    ) -> None:
+        me = obs.seat
+        assert me is not None
+        self.obs = obs
+        self.rng = rng
+        self.c = c
+        lay = layout(obs.rules)
+        self.lay = lay
+        self.n = n = obs.players
+        self.me = me
+        self.trump = suit_index(obs.trump)
+        self.bids = [b if b is not None else 0 for b in obs.bids]
+        self.root: dict[int, _Edge] = {}
+        # Identical cards (Australian packs) are one action: key a card by its first slot.
+        self.key = tuple(lay.slots_of[c][0] for c in lay.cards)
+        self.lo = math.inf
+        self.hi = -math.inf
+        relative = obs.rules.scoring is Scoring.OKENUFF  # R-SETTLE: differences are paid
+        rules = obs.rules
+        first_bidder = (obs.dealer + 1) % n
+        namer = obs.trump_namer
+        no_trump = obs.trump is None
+
+        def utilities(taken: Sequence[int]) -> list[float]:
+            scores = score_hand(
+                rules, self.bids, taken, first_bidder=first_bidder, trump_namer=namer, no_trump=no_trump
+            )
+            if not relative:
+                return [float(s) for s in scores]
+            total = sum(scores)
+            return [s - (total - s) / (n - 1) for s in scores]
+
+        self.utilities = utilities
+        seen_cards = [c for t in obs.tricks for c in t.cards]
+        if obs.turned is not None:
+            seen_cards.append(obs.turned)
+        self.voids0 = [sum(1 << int(s) for s in v) for v in obs.voids]
+        self.taken0 = list(obs.taken)
+        self.leader0 = obs.leader
+        # The pool of worlds: (hands, trick slots, unseen) per world, and their weights.
+        full = (1 << lay.size) - 1
+        worlds: list[tuple[list[int], list[int], int]] = []
+        weights: list[float] = []
+        for _ in range(pool):
+            hands = sample_hands(obs, rng)
+            masks = lay.masks(hands)
+            used = 0
+            for m in masks:
+                used |= m
+            trick = []
+            for _, card in obs.trick:
+                slot = lay.slot(card, used)
+                used |= 1 << slot
+                trick.append(slot)
+            gone = 0
+            for card in seen_cards:
+                slot = lay.slot(card, used)
+                used |= 1 << slot
+                gone |= 1 << slot
+            for slot in trick:
+                gone |= 1 << slot
+            worlds.append((masks, trick, full & ~gone))
+            weights.append(weigh(hands) if weigh is not None else 1.0)
+        self.worlds = worlds
+        total = sum(weights)
+        self.cum = list(_accumulate(weights)) if total > 0 else list(_accumulate([1.0] * len(weights)))
+        self.simulations = 0
+
+    def run(self, simulations: int | None = None, deadline: float | None = None) -> None:
+        """Add ``simulations`` simulations, or as many as fit before ``deadline``."""
+        worlds = self.worlds
+        count = 0
+        while True:
+            if simulations is not None:
+                if count >= simulations:
+                    return
+            elif deadline is not None and count and count % 8 == 0 and time.perf_counter() >= deadline:
+                return
+            pick = self.rng.choices(worlds, cum_weights=self.cum)[0]
+            self._simulate(pick)
+            count += 1
+
+    def _simulate(self, world: tuple[list[int], list[int], int]) -> None:
+        lay = self.lay
+        n = self.n
+        trump = self.trump
+        suit = lay.suit
+        suit_mask = lay.suit_mask
+        key = self.key
+        rng = self.rng
+        masks, trick0, unseen = world
+        hands = list(masks)
+        trick = list(trick0)
+        taken = list(self.taken0)
+        voids = list(self.voids0)
+        leader = self.leader0
+        seat = (leader + len(trick)) % n
+        node = self.root
+        path: list[tuple[_Edge, int]] = []
+        c = self.c * (self.hi - self.lo) if self.hi > self.lo else 1.0
+        log = math.log
+        sqrt = math.sqrt
+        finished = False
+        while True:
+            hand = hands[seat]
+            legal = hand & suit_mask[suit[trick[0]]] if trick else 0
+            if not legal:
+                legal = hand
+            untried: list[int] = []
+            best_slot, best_value = -1, -math.inf
+            m = legal
+            while m:
+                low = m & -m
+                m ^= low
+                slot = low.bit_length() - 1
+                k = key[slot]
+                edge = node.get(k)
+                if edge is None:
+                    edge = node[k] = [0, 0.0, 0, None]
+                edge[_AVAILABLE] += 1
+                visits = edge[_VISITS]
+                if not visits:
+                    untried.append(slot)
+                elif not untried:
+                    value = edge[_TOTAL] / visits + c * sqrt(log(edge[_AVAILABLE]) / visits)
+                    if value > best_value:
+                        best_slot, best_value = slot, value
+                twin = slot + 1
+                while m >> twin & 1 and key[twin] == k:
+                    m ^= 1 << twin  # an identical card (R-DECK-AU): one action, counted once
+                    twin += 1
+            expand = bool(untried)
+            slot = rng.choice(untried) if expand else best_slot
+            edge = node[key[slot]]
+            path.append((edge, seat))
+            bit = 1 << slot
+            hands[seat] = hand & ~bit
+            unseen &= ~bit
+            if trick and suit[slot] != suit[trick[0]]:
+                voids[seat] |= 1 << suit[trick[0]]
+            trick.append(slot)
+            if len(trick) == n:
+                winner = (leader + lookup_winner(lay, trick, trump)) % n
+                taken[winner] += 1
+                trick = []
+                leader = seat = winner
+                if not hands[0]:
+                    finished = True
+                    break
+            else:
+                seat = seat + 1 if seat + 1 < n else 0
+            if expand:
+                break
+            child = edge[_CHILD]
+            if child is None:
+                child = edge[_CHILD] = {}
+            node = child
+        if not finished:
+            taken = playout(lay, hands, trump, leader, trick, taken, self.bids, unseen, voids)
+        utility = self.utilities(taken)
+        lo, hi = min(utility), max(utility)
+        if lo < self.lo:
+            self.lo = lo
+        if hi > self.hi:
+            self.hi = hi
+        for edge, s in path:
+            edge[_VISITS] += 1
+            edge[_TOTAL] += utility[s]
+        self.simulations += 1
+
+    def ranked(self) -> list[CardValue]:
+        """The legal cards, most visited first (then the best mean)."""
+        out = []
+        for action in self.obs.legal_actions:
+            assert isinstance(action, Play) and action.card is not None
+            edge = self.root.get(self.key[self.lay.slots_of[action.card][0]])
+            visits = edge[_VISITS] if edge else 0
+            mean = edge[_TOTAL] / visits if edge and visits else -math.inf
+            out.append(CardValue(action.card, visits, mean))
+        out.sort(key=lambda v: (-v.visits, -v.mean))
+        return out
+
+
+def _accumulate(values: Sequence[float]) -> list[float]:
+    out, total = [], 0.0
+    for v in values:
+        total += v
+        out.append(total)
+    return out
+
+
+__all__ = ["CardSearch", "CardValue"]

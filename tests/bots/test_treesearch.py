@@ -1,0 +1,106 @@
+"""The expert's card search (ohhell.bots.treesearch): legal, reproducible,
+identical cards as one action, and right where a position has one answer."""
+
+from __future__ import annotations
+
+import random
+
+from ohhell import (
+    PRESETS,
+    Bid,
+    Deal,
+    Deck,
+    GameState,
+    Phase,
+    Play,
+    apply,
+    chance_action,
+    make_rules,
+    new_game,
+    observe,
+    seats_to_ask,
+)
+from ohhell.bots import get_bot
+from ohhell.bots.fastdeal import layout
+from ohhell.bots.treesearch import CardSearch
+from ohhell.cards import Card, parse_cards
+
+
+def _play_until_cards(preset: str, options: dict[str, str], seed: int) -> GameState:
+    """A state in the play phase, some tricks in, reached by intermediate bots."""
+    rules = make_rules(preset, options)
+    state = new_game(rules)
+    rng = random.Random(seed)
+    bot = get_bot("intermediate")
+    played = 0
+    while not state.is_over:
+        if state.is_chance:
+            apply(state, chance_action(state, rng))
+            continue
+        seat = seats_to_ask(state)[0]
+        obs = observe(state, seat)
+        if obs.phase is Phase.PLAY:
+            played += 1
+            if played >= 6 and len(obs.legal_actions) > 1:
+                return state
+        apply(state, bot.choose(obs, rng))
+    raise AssertionError("no decision with a choice was reached")
+
+
+def test_the_search_is_reproducible_from_its_seed_and_plays_a_legal_card() -> None:
+    state = _play_until_cards("common", {"players": "4", "hand-sizes": "10"}, seed=3)
+    obs = observe(state, seats_to_ask(state)[0])
+    bot = get_bot("expert", simulations=120, worlds=10)
+    first = bot.choose(obs, random.Random(9))
+    assert first in obs.legal_actions
+    assert [bot.choose(obs, random.Random(9)) for _ in range(3)] == [first] * 3
+
+
+def test_identical_cards_of_an_australian_pack_are_one_action() -> None:
+    # R-DECK-AU: two copies of a card are one choice; the search must not count
+    # the twin as a second action (it would split the twin's visits in two).
+    rules = PRESETS["pagat"].replace(
+        players=5, deck=Deck.AUSTRALIAN, hand_sizes=(3,), first_dealer=0, bid_changes=False
+    )
+    state = new_game(rules)
+    apply(
+        state,
+        Deal(
+            (
+                tuple(parse_cards("2C 3D 4H")),
+                tuple(parse_cards("AS 2S 2S")),  # seat 1 holds both 2 of spades
+                tuple(parse_cards("5D 6D 7D")),
+                tuple(parse_cards("8C 9C 10C")),
+                tuple(parse_cards("5H 6H 7H")),
+            ),
+            Card.parse("JS"),
+        ),
+    )
+    for seat, bid in ((1, 0), (2, 0), (3, 0), (4, 0), (0, 1)):
+        apply(state, Bid(seat, bid))
+    obs = observe(state, 1)
+    search = CardSearch(obs, random.Random(1), None, pool=8)
+    search.run(simulations=60)
+    lay = layout(rules)
+    keys = set(search.root)
+    assert keys == {lay.slots_of[Card.parse("AS")][0], lay.slots_of[Card.parse("2S")][0]}
+    assert sum(edge[0] for edge in search.root.values()) == 60
+    ranked = search.ranked()
+    assert {v.card for v in ranked} == {Card.parse("AS"), Card.parse("2S")}
+
+
+def test_a_seat_that_bid_zero_ducks_rather_than_takes_the_trick() -> None:
+    # Seat 1 bid 0; hearts are led and it holds the ace and the two: only the two
+    # keeps it at zero whatever the others hold.
+    rules = PRESETS["pagat"].replace(hand_sizes=(2,), first_dealer=3, bid_changes=False)
+    state = new_game(rules)
+    apply(
+        state,
+        Deal(tuple(tuple(parse_cards(h)) for h in ["KH 3C", "AH 2H", "5D 6D", "7C 8C"]), Card.parse("9S")),
+    )
+    for seat, bid in ((0, 1), (1, 0), (2, 0), (3, 0)):
+        apply(state, Bid(seat, bid))
+    apply(state, Play(0, Card.parse("KH")))
+    obs = observe(state, 1)
+    bot = get_bot("expert", simulations=50, worlds=5)
+    assert bot.choose(obs, random.Random(2)) == Play(1, Card.parse("2H"))
