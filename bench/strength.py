@@ -139,6 +139,12 @@ def one_deal(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
         "by_position": {(s - base.dealer - 1) % n: diffs[s] for s in range(n)},
         "ours_exact": sum(ours[s].seats[s].exact for s in range(n)) / n,
         "theirs_exact": sum(seat.exact for seat in base.seats) / n,
+        "ours_bids": [ours[s].seats[s].bid for s in range(n)],
+        "theirs_bids": [seat.bid for seat in base.seats],
+        "ours_scores": [ours[s].seats[s].score for s in range(n)],
+        "theirs_scores": [seat.score for seat in base.seats],
+        "ours_exacts": [ours[s].seats[s].exact for s in range(n)],
+        "theirs_exacts": [seat.exact for seat in base.seats],
         "ours_times": [t for s in range(n) for t in ours[s].seats[s].times],
         "theirs_times": [t for seat in base.seats for t in seat.times],
     }
@@ -217,6 +223,7 @@ def main() -> None:
         "--option", action="append", default=[], metavar="NAME=VALUE", help="another rule option"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rows", metavar="FILE", help="also write every deal's row (bids, scores) as JSON")
     a = parser.parse_args()
     options = {"players": str(a.players)}
     if a.hand_sizes != "preset":
@@ -250,6 +257,9 @@ def main() -> None:
             )
     print(file=sys.stderr)
     out = summarise(args, rows, time.perf_counter() - t0)
+    if a.rows:
+        with open(a.rows, "w") as f:
+            json.dump(rows, f)
     if a.json:
         print(json.dumps(out, indent=2))
     print(f"{out['bot']} vs {out['opponent']} ({out['setting']}; ours decide: {out['ours_decides']})")

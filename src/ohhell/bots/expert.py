@@ -26,7 +26,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .. import Action, Bid, Bidding, NameTrump, Observation, Phase, Play, Scoring, sample_hands, score_hand
+from .. import (
+    Action,
+    Bid,
+    Bidding,
+    Card,
+    NameTrump,
+    Observation,
+    Phase,
+    Play,
+    Scoring,
+    sample_hands,
+    score_hand,
+)
 from .fastdeal import Layout, layout, playout, suit_index
 from .treesearch import CardSearch
 
@@ -84,6 +96,7 @@ class ExpertBot:
         tree: bool = True,
         simulations: int | None = None,
         c: float = 0.6,
+        others_greedy: bool = False,
     ) -> None:
         self.name = name
         self.inference = inference  # weight worlds by how well they explain the bids
@@ -99,6 +112,7 @@ class ExpertBot:
         self.tree = bool(tree)
         self.simulations = simulations
         self.c = c
+        self.others_greedy = bool(others_greedy)  # in the tree, the others play the greedy policy
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal_actions) == 1:
@@ -131,7 +145,7 @@ class ExpertBot:
         checkpoint = 16
         while True:
             hands = sample_hands(obs, rng)
-            weights.append(likelihood(hands) if likelihood is not None else 1.0)
+            weights.append(likelihood(lay.masks(hands)) if likelihood is not None else 1.0)
             for i, value in zip(active, evaluate(hands, active), strict=True):
                 values[i].append(value)
             count += 1
@@ -159,7 +173,7 @@ class ExpertBot:
         if budget is None and self.worlds is not None:
             budget = 4 * self.worlds
         pool = max(16, budget // 3) if budget is not None else 64
-        search = CardSearch(obs, rng, weigh, pool=pool, c=self.c)
+        search = CardSearch(obs, rng, weigh, pool=pool, c=self.c, others_greedy=self.others_greedy)
         if budget is not None:
             search.run(simulations=budget)
         else:
@@ -167,10 +181,8 @@ class ExpertBot:
         by_card = {a.card: a for a in candidates if isinstance(a, Play)}
         return [Evaluation(by_card[v.card], v.mean, v.visits) for v in search.ranked()]  # type: ignore[index]
 
-    def _bid_likelihood(
-        self, obs: Observation, lay: Layout
-    ) -> Callable[[tuple[tuple[object, ...], ...]], float] | None:
-        """How well a world's hands fit the bids the other seats made.
+    def _bid_likelihood(self, obs: Observation, lay: Layout) -> Callable[[Sequence[int]], float] | None:
+        """How well a world's hands (bit masks by seat) fit the bids the other seats made.
 
         A seat that bid 4 more likely holds a strong hand than one that bid 0:
         each world is weighted by a Gaussian of the gap between each revealed
@@ -182,7 +194,7 @@ class ExpertBot:
         bidders = [s for s in range(n) if s != me and obs.bids[s] is not None and obs.hands[s] is None]
         if not bidders:
             return None
-        played: list[list[object]] = [[] for _ in range(n)]
+        played: list[list[Card]] = [[] for _ in range(n)]
         for t in obs.tricks:
             for i, card in enumerate(t.cards):
                 played[(t.leader + i) % n].append(card)
@@ -190,14 +202,15 @@ class ExpertBot:
             played[seat].append(card)
         trump = suit_index(obs.trump) if obs.trump_decided else -1
         spread = 2.0 * self.bid_spread**2
-
         trust = self.bid_trust
+        # Each bidder's played cards as one mask; an identical card (R-DECK-AU)
+        # may share a slot with one still in hand, which only blurs the estimate.
+        played_masks = {s: sum(1 << lay.slots_of[c][0] for c in set(played[s])) for s in bidders}
 
-        def likelihood(hands: tuple[tuple[object, ...], ...]) -> float:
+        def likelihood(masks: Sequence[int]) -> float:
             weight = 1.0
             for s in bidders:
-                dealt = lay.masks([list(hands[s]) + played[s]])[0]  # type: ignore[list-item]
-                est = estimate_tricks(lay, dealt, trump, n)
+                est = estimate_tricks(lay, masks[s] | played_masks[s], trump, n)
                 gap = (obs.bids[s] - est) ** 2  # type: ignore[operator]
                 # A mixture: some bidders bid with little regard to their hand,
                 # and no single bid should be able to rule a world out.

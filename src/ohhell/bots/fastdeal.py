@@ -145,6 +145,7 @@ def choose_card(
     voids: Sequence[int],
     seat: int,
     last: bool = True,
+    winning: int = -1,
 ) -> int:
     """The greedy policy's card for ``seat`` holding ``hand``: chase ``need``
     more tricks, or duck.
@@ -154,6 +155,7 @@ def choose_card(
     and ``voids`` (per seat, a bit per suit that seat has shown it lacks).
     A policy that peeked at the other hands would make every simulated
     player far better at making its bid than real players are.
+    ``winning``, when known, is the slot winning the trick so far.
     """
     suit_mask = lay.suit_mask
     if not trick:
@@ -173,7 +175,7 @@ def choose_card(
     led = lay.suit[trick[0]]
     follow = hand & suit_mask[led]
     legal = follow or hand
-    w = trick[lookup_winner(lay, trick, trump)]
+    w = winning if winning >= 0 else trick[lookup_winner(lay, trick, trump)]
     if lay.suit[w] == led:
         beats = (follow & lay.above[w]) if follow else (hand & suit_mask[trump] if trump >= 0 else 0)
     else:  # a trump is winning
@@ -230,6 +232,10 @@ def playout(
     tricks_left = sum(bin(h).count("1") for h in hands) // n + (1 if trick else 0)
     seat = (leader + len(trick)) % n
     suit = lay.suit
+    beaten_by = lay.beaten_by[trump + 1]
+    # The trick's winner so far, kept as cards fall (one lookup a card).
+    at = lookup_winner(lay, trick, trump) if trick else -1
+    w = trick[at] if trick else -1
     while True:
         while len(trick) < n:
             hand = hands[seat]
@@ -247,15 +253,22 @@ def playout(
                     voids,
                     seat,
                     len(trick) == n - 1,
+                    w,
                 )
             bit = 1 << card
             hands[seat] = hand & ~bit
             unseen &= ~bit
-            if trick and suit[card] != suit[trick[0]]:
-                voids[seat] |= 1 << suit[trick[0]]
+            if not trick:
+                w, at = card, 0
+            else:
+                if suit[card] != suit[trick[0]]:
+                    voids[seat] |= 1 << suit[trick[0]]
+                if beaten_by[w] >> card & 1:
+                    w, at = card, len(trick)
             trick.append(card)
             seat = seat + 1 if seat + 1 < n else 0
-        winner = (leader + lookup_winner(lay, trick, trump)) % n
+        winner = (leader + at) % n
+        w = -1
         taken[winner] += 1
         tricks_left -= 1
         trick.clear()

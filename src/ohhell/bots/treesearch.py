@@ -32,13 +32,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import Observation, Play, Scoring, sample_hands, score_hand
-from .fastdeal import layout, lookup_winner, playout, suit_index
+from .. import Card, Observation, Play, Scoring, sample_hands, score_hand
+from .fastdeal import Layout, choose_card, layout, lookup_winner, playout, suit_index
 
 # An edge of the tree: [visits, summed score of the seat that plays it,
 # simulations in which it was legal, the node below it (card -> edge) or None].
 _Edge = list[Any]
 _VISITS, _TOTAL, _AVAILABLE, _CHILD = 0, 1, 2, 3
+_TRIES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +51,9 @@ class CardValue:
     mean: float
 
 
-Weigh = Callable[[tuple[tuple[object, ...], ...]], float]
+# What every world of one decision shares (see CardSearch._prepare).
+_Fixed = tuple[list[int], list[int], int, list[int], list[tuple[int, int]], list[int]]
+Weigh = Callable[[Sequence[int]], float]
 
 
 class CardSearch:
@@ -64,12 +67,14 @@ class CardSearch:
         *,
         pool: int,
         c: float = 0.6,
+        others_greedy: bool = False,
     ) -> None:
         me = obs.seat
         assert me is not None
         self.obs = obs
         self.rng = rng
         self.c = c
+        self.others_greedy = others_greedy
         lay = layout(obs.rules)
         self.lay = lay
         self.n = n = obs.players
@@ -97,40 +102,102 @@ class CardSearch:
             return [s - (total - s) / (n - 1) for s in scores]
 
         self.utilities = utilities
-        seen_cards = [c for t in obs.tricks for c in t.cards]
-        if obs.turned is not None:
-            seen_cards.append(obs.turned)
+        self._fixed: tuple[list[int], list[int], int, list[int], list[tuple[int, int]], list[int]] | None = (
+            None
+        )
         self.voids0 = [sum(1 << int(s) for s in v) for v in obs.voids]
         self.taken0 = list(obs.taken)
         self.leader0 = obs.leader
-        # The pool of worlds: (hands, trick slots, unseen) per world, and their weights.
-        full = (1 << lay.size) - 1
-        worlds: list[tuple[list[int], list[int], int]] = []
-        weights: list[float] = []
-        for _ in range(pool):
-            hands = sample_hands(obs, rng)
-            masks = lay.masks(hands)
-            used = 0
-            for m in masks:
-                used |= m
-            trick = []
-            for _, card in obs.trick:
-                slot = lay.slot(card, used)
-                used |= 1 << slot
-                trick.append(slot)
-            gone = 0
-            for card in seen_cards:
-                slot = lay.slot(card, used)
-                used |= 1 << slot
-                gone |= 1 << slot
-            for slot in trick:
-                gone |= 1 << slot
-            worlds.append((masks, trick, full & ~gone))
-            weights.append(weigh(hands) if weigh is not None else 1.0)
-        self.worlds = worlds
-        total = sum(weights)
-        self.cum = list(_accumulate(weights)) if total > 0 else list(_accumulate([1.0] * len(weights)))
+        self.worlds = [self._world() for _ in range(pool)]
+        weights = [weigh(w[0]) if weigh is not None else 1.0 for w in self.worlds]
+        if not sum(weights) > 0:
+            weights = [1.0] * len(weights)
+        self.cum = _accumulate(weights)
         self.simulations = 0
+
+    def _world(self) -> tuple[list[int], list[int], int]:
+        """One world: every seat's hand, the current trick's slots, the unseen slots.
+
+        Uniform over the deals the seat cannot tell apart, like ``sample_hands``
+        (whose result it equals in distribution): the unseen slots are shuffled
+        and dealt, and a deal that gives a seat a suit it has shown it lacks is
+        dealt again, up to ``_TRIES`` times (a shuffle of slots is cheap); then
+        ``sample_hands`` deals exactly.
+        """
+        if self._fixed is None:
+            self._prepare()
+        assert self._fixed is not None
+        known, trick, gone, pool, hidden, lacks = self._fixed
+        full = (1 << self.lay.size) - 1
+        unseen = full & ~gone
+        rng = self.rng
+        for _ in range(_TRIES):
+            rng.shuffle(pool)
+            masks = list(known)
+            at = 0
+            ok = True
+            for s, k in hidden:
+                m = 0
+                for slot in pool[at : at + k]:
+                    m |= 1 << slot
+                at += k
+                if m & lacks[s]:
+                    ok = False
+                    break
+                masks[s] = m
+            if ok:
+                return masks, list(trick), unseen
+        return self._exact_world()
+
+    def _exact_world(self) -> tuple[list[int], list[int], int]:
+        lay, obs = self.lay, self.obs
+        masks = lay.masks(sample_hands(obs, self.rng))
+        used = 0
+        for m in masks:
+            used |= m
+        trick = []
+        for _, card in obs.trick:
+            slot = lay.slot(card, used)
+            used |= 1 << slot
+            trick.append(slot)
+        gone = sum(1 << slot for slot in trick)
+        for t in obs.tricks:
+            for card in t.cards:
+                slot = lay.slot(card, used)
+                used |= 1 << slot
+                gone |= 1 << slot
+        if obs.turned is not None:
+            slot = lay.slot(obs.turned, used)
+            gone |= 1 << slot
+        return masks, trick, ((1 << lay.size) - 1) & ~gone
+
+    def _prepare(self) -> None:
+        """What every world shares: the hands in sight, the slots of the cards
+        seen (played, on the table, turned), and the slots left to deal."""
+        obs, lay = self.obs, self.lay
+        known = [0] * self.n
+        used = 0
+        for s, hand in enumerate(obs.hands):
+            if hand is not None:
+                known[s] = _add(lay, hand, used)
+                used |= known[s]
+        trick = []
+        for _, card in obs.trick:
+            slot = lay.slot(card, used)
+            used |= 1 << slot
+            trick.append(slot)
+        gone = sum(1 << slot for slot in trick)
+        seen_cards = [c for t in obs.tricks for c in t.cards]
+        if obs.turned is not None:
+            seen_cards.append(obs.turned)
+        for card in seen_cards:
+            slot = lay.slot(card, used)
+            used |= 1 << slot
+            gone |= 1 << slot
+        pool = [i for i in range(lay.size) if not used >> i & 1]
+        hidden = [(s, obs.hand_counts[s]) for s in range(self.n) if obs.hands[s] is None]
+        lacks = [sum(lay.suit_mask[int(suit)] for suit in v) for v in obs.voids]
+        self._fixed = (known, trick, gone, pool, hidden, lacks)
 
     def run(self, simulations: int | None = None, deadline: float | None = None) -> None:
         """Add ``simulations`` simulations, or as many as fit before ``deadline``."""
@@ -153,7 +220,6 @@ class CardSearch:
         suit = lay.suit
         suit_mask = lay.suit_mask
         key = self.key
-        rng = self.rng
         masks, trick0, unseen = world
         hands = list(masks)
         trick = list(trick0)
@@ -164,41 +230,36 @@ class CardSearch:
         node = self.root
         path: list[tuple[_Edge, int]] = []
         c = self.c * (self.hi - self.lo) if self.hi > self.lo else 1.0
-        log = math.log
-        sqrt = math.sqrt
+        me = self.me
+        others_greedy = self.others_greedy
+        bids = self.bids
         finished = False
         while True:
             hand = hands[seat]
-            legal = hand & suit_mask[suit[trick[0]]] if trick else 0
-            if not legal:
-                legal = hand
-            untried: list[int] = []
-            best_slot, best_value = -1, -math.inf
-            m = legal
-            while m:
-                low = m & -m
-                m ^= low
-                slot = low.bit_length() - 1
-                k = key[slot]
-                edge = node.get(k)
+            if others_greedy and seat != me:
+                # The others play the greedy bid-chasing policy in the tree too:
+                # the tree follows their cards (each line its own node), but
+                # only our own choices are searched.
+                slot = choose_card(
+                    lay,
+                    hand,
+                    trick,
+                    trump,
+                    bids[seat] - taken[seat],
+                    hand.bit_count(),
+                    unseen,
+                    voids,
+                    seat,
+                    len(trick) == n - 1,
+                )
+                edge = node.get(key[slot])
                 if edge is None:
-                    edge = node[k] = [0, 0.0, 0, None]
-                edge[_AVAILABLE] += 1
-                visits = edge[_VISITS]
-                if not visits:
-                    untried.append(slot)
-                elif not untried:
-                    value = edge[_TOTAL] / visits + c * sqrt(log(edge[_AVAILABLE]) / visits)
-                    if value > best_value:
-                        best_slot, best_value = slot, value
-                twin = slot + 1
-                while m >> twin & 1 and key[twin] == k:
-                    m ^= 1 << twin  # an identical card (R-DECK-AU): one action, counted once
-                    twin += 1
-            expand = bool(untried)
-            slot = rng.choice(untried) if expand else best_slot
-            edge = node[key[slot]]
-            path.append((edge, seat))
+                    edge = node[key[slot]] = [0, 0.0, 0, None]
+                expand = False
+            else:
+                legal = hand & suit_mask[suit[trick[0]]] if trick else 0
+                slot, edge, expand = self._select(node, legal or hand, c)
+                path.append((edge, seat))
             bit = 1 << slot
             hands[seat] = hand & ~bit
             unseen &= ~bit
@@ -234,6 +295,41 @@ class CardSearch:
             edge[_TOTAL] += utility[s]
         self.simulations += 1
 
+    def _select(self, node: dict[int, _Edge], legal: int, c: float) -> tuple[int, _Edge, bool]:
+        """UCT among the cards of ``legal`` (an untried one first, at random);
+        each legal card's availability is counted. Returns the slot, its edge
+        and whether it was untried (the simulation then leaves the tree)."""
+        key = self.key
+        log = math.log
+        sqrt = math.sqrt
+        untried: list[int] = []
+        best_slot, best_value = -1, -math.inf
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            slot = low.bit_length() - 1
+            k = key[slot]
+            edge = node.get(k)
+            if edge is None:
+                edge = node[k] = [0, 0.0, 0, None]
+            edge[_AVAILABLE] += 1
+            visits = edge[_VISITS]
+            if not visits:
+                untried.append(slot)
+            elif not untried:
+                value = edge[_TOTAL] / visits + c * sqrt(log(edge[_AVAILABLE]) / visits)
+                if value > best_value:
+                    best_slot, best_value = slot, value
+            twin = slot + 1
+            while m >> twin & 1 and key[twin] == k:
+                m ^= 1 << twin  # an identical card (R-DECK-AU): one action, counted once
+                twin += 1
+        if untried:
+            slot = self.rng.choice(untried)
+            return slot, node[key[slot]], True
+        return best_slot, node[key[best_slot]], False
+
     def ranked(self) -> list[CardValue]:
         """The legal cards, most visited first (then the best mean)."""
         out = []
@@ -245,6 +341,15 @@ class CardSearch:
             out.append(CardValue(action.card, visits, mean))
         out.sort(key=lambda v: (-v.visits, -v.mean))
         return out
+
+
+def _add(lay: Layout, hand: Sequence[Card], used: int) -> int:
+    """``hand`` as a mask of slots not in ``used`` (identical cards take free slots)."""
+    m = 0
+    for card in hand:
+        slot = lay.slot(card, used | m)
+        m |= 1 << slot
+    return m
 
 
 def _accumulate(values: Sequence[float]) -> list[float]:
