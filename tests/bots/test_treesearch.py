@@ -4,6 +4,7 @@ identical cards as one action, and right where a position has one answer."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from ohhell import (
     PRESETS,
@@ -24,6 +25,7 @@ from ohhell.bots import get_bot
 from ohhell.bots.fastdeal import layout
 from ohhell.bots.treesearch import CardSearch
 from ohhell.cards import Card, parse_cards
+from worlds import SAMPLES, chi_square_limit, consistent_deals, positions
 
 
 def _play_until_cards(preset: str, options: dict[str, str], seed: int) -> GameState:
@@ -104,3 +106,23 @@ def test_a_seat_that_bid_zero_ducks_rather_than_takes_the_trick() -> None:
     obs = observe(state, 1)
     bot = get_bot("expert", simulations=50, worlds=5)
     assert bot.choose(obs, random.Random(2)) == Play(1, Card.parse("2H"))
+
+
+def test_the_card_search_deals_every_consistent_world_equally_often() -> None:
+    # The search's own sampler (shuffled slots with rejection, the exact
+    # sampler behind it) must be as uniform as sample_hands: the same small
+    # positions, enumerated exactly, against a chi-square limit.
+    for number, obs in enumerate(positions()):
+        allowed = consistent_deals(obs)
+        hidden = [s for s in range(obs.players) if obs.hands[s] is None]
+        search = CardSearch(obs, random.Random(f"card-search:{number}"), None, pool=1)
+        lay = search.lay
+        seen: Counter[tuple[tuple[str, ...], ...]] = Counter()
+        for _ in range(SAMPLES):
+            masks, _, _ = search.world()
+            assert lay.cards_of(masks[0]) == sorted(obs.hands[0] or (), key=lambda c: (c.suit, c.rank))
+            seen[tuple(tuple(sorted(str(c) for c in lay.cards_of(masks[s]))) for s in hidden)] += 1
+        assert set(seen) <= set(allowed), "a sampled deal breaks a void or a count"
+        expected = SAMPLES / len(allowed)
+        chi2 = sum((seen[d] - expected) ** 2 / expected for d in allowed)
+        assert chi2 < chi_square_limit(len(allowed) - 1), (number, len(allowed), chi2)

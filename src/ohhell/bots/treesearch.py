@@ -39,7 +39,7 @@ from .fastdeal import Layout, choose_card, layout, lookup_winner, playout, suit_
 # simulations in which it was legal, the node below it (card -> edge) or None].
 _Edge = list[Any]
 _VISITS, _TOTAL, _AVAILABLE, _CHILD = 0, 1, 2, 3
-_TRIES = 8
+_TRIES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +54,7 @@ class CardValue:
 # What every world of one decision shares (see CardSearch._prepare).
 _Fixed = tuple[list[int], list[int], int, list[int], list[tuple[int, int]], list[int]]
 Weigh = Callable[[Sequence[int]], float]
+Guess = Callable[[Sequence[int]], list[int]]
 
 
 class CardSearch:
@@ -68,6 +69,7 @@ class CardSearch:
         pool: int,
         c: float = 0.6,
         others_greedy: bool = False,
+        guess: Guess | None = None,
     ) -> None:
         me = obs.seat
         assert me is not None
@@ -92,9 +94,9 @@ class CardSearch:
         namer = obs.trump_namer
         no_trump = obs.trump is None
 
-        def utilities(taken: Sequence[int]) -> list[float]:
+        def utilities(bids: Sequence[int], taken: Sequence[int]) -> list[float]:
             scores = score_hand(
-                rules, self.bids, taken, first_bidder=first_bidder, trump_namer=namer, no_trump=no_trump
+                rules, bids, taken, first_bidder=first_bidder, trump_namer=namer, no_trump=no_trump
             )
             if not relative:
                 return [float(s) for s in scores]
@@ -102,26 +104,27 @@ class CardSearch:
             return [s - (total - s) / (n - 1) for s in scores]
 
         self.utilities = utilities
-        self._fixed: tuple[list[int], list[int], int, list[int], list[tuple[int, int]], list[int]] | None = (
-            None
-        )
+        self._fixed: _Fixed | None = None
         self.voids0 = [sum(1 << int(s) for s in v) for v in obs.voids]
         self.taken0 = list(obs.taken)
         self.leader0 = obs.leader
-        self.worlds = [self._world() for _ in range(pool)]
+        self.worlds = [self.world() for _ in range(pool)]
         weights = [weigh(w[0]) if weigh is not None else 1.0 for w in self.worlds]
         if not sum(weights) > 0:
             weights = [1.0] * len(weights)
         self.cum = _accumulate(weights)
         self.simulations = 0
+        # Bidding: the root's edges are our bids; the bids still to come are
+        # guessed from each world's hands (``guess``), once per world.
+        self.guesses = [guess(w[0]) for w in self.worlds] if guess is not None else None
 
-    def _world(self) -> tuple[list[int], list[int], int]:
+    def world(self) -> tuple[list[int], list[int], int]:
         """One world: every seat's hand, the current trick's slots, the unseen slots.
 
         Uniform over the deals the seat cannot tell apart, like ``sample_hands``
         (whose result it equals in distribution): the unseen slots are shuffled
         and dealt, and a deal that gives a seat a suit it has shown it lacks is
-        dealt again, up to ``_TRIES`` times (a shuffle of slots is cheap); then
+        dealt again, up to ``_TRIES`` times (a sample of slots is cheap); then
         ``sample_hands`` deals exactly.
         """
         if self._fixed is None:
@@ -131,14 +134,15 @@ class CardSearch:
         full = (1 << self.lay.size) - 1
         unseen = full & ~gone
         rng = self.rng
+        needed = sum(k for _, k in hidden)
         for _ in range(_TRIES):
-            rng.shuffle(pool)
+            dealt = rng.sample(pool, needed)  # the stock, if any, is what is left
             masks = list(known)
             at = 0
             ok = True
-            for s, k in hidden:
+            for s, k in hidden:  # seats with a void first: a misfit is found sooner
                 m = 0
-                for slot in pool[at : at + k]:
+                for slot in dealt[at : at + k]:
                     m |= 1 << slot
                 at += k
                 if m & lacks[s]:
@@ -151,7 +155,7 @@ class CardSearch:
 
     def _exact_world(self) -> tuple[list[int], list[int], int]:
         lay, obs = self.lay, self.obs
-        masks = lay.masks(sample_hands(obs, self.rng))
+        masks = lay.masks(sample_hands(obs, self.rng, rejection_tries=0))  # tried already
         used = 0
         for m in masks:
             used |= m
@@ -195,8 +199,9 @@ class CardSearch:
             used |= 1 << slot
             gone |= 1 << slot
         pool = [i for i in range(lay.size) if not used >> i & 1]
-        hidden = [(s, obs.hand_counts[s]) for s in range(self.n) if obs.hands[s] is None]
         lacks = [sum(lay.suit_mask[int(suit)] for suit in v) for v in obs.voids]
+        hidden = [(s, obs.hand_counts[s]) for s in range(self.n) if obs.hands[s] is None]
+        hidden.sort(key=lambda sk: not lacks[sk[0]])
         self._fixed = (known, trick, gone, pool, hidden, lacks)
 
     def run(self, simulations: int | None = None, deadline: float | None = None) -> None:
@@ -209,18 +214,18 @@ class CardSearch:
                     return
             elif deadline is not None and count and count % 8 == 0 and time.perf_counter() >= deadline:
                 return
-            pick = self.rng.choices(worlds, cum_weights=self.cum)[0]
+            pick = self.rng.choices(range(len(worlds)), cum_weights=self.cum)[0]
             self._simulate(pick)
             count += 1
 
-    def _simulate(self, world: tuple[list[int], list[int], int]) -> None:
+    def _simulate(self, index: int) -> None:
         lay = self.lay
         n = self.n
         trump = self.trump
         suit = lay.suit
         suit_mask = lay.suit_mask
         key = self.key
-        masks, trick0, unseen = world
+        masks, trick0, unseen = self.worlds[index]
         hands = list(masks)
         trick = list(trick0)
         taken = list(self.taken0)
@@ -233,6 +238,15 @@ class CardSearch:
         me = self.me
         others_greedy = self.others_greedy
         bids = self.bids
+        if self.guesses is not None:
+            bid, bid_edge = self._select_bid(c)
+            path.append((bid_edge, me))
+            bids = list(self.guesses[index])
+            bids[me] = bid
+            child = bid_edge[_CHILD]
+            if child is None:
+                child = bid_edge[_CHILD] = {}
+            node = child
         finished = False
         while True:
             hand = hands[seat]
@@ -283,8 +297,8 @@ class CardSearch:
                 child = edge[_CHILD] = {}
             node = child
         if not finished:
-            taken = playout(lay, hands, trump, leader, trick, taken, self.bids, unseen, voids)
-        utility = self.utilities(taken)
+            taken = playout(lay, hands, trump, leader, trick, taken, bids, unseen, voids)
+        utility = self.utilities(bids, taken)
         lo, hi = min(utility), max(utility)
         if lo < self.lo:
             self.lo = lo
@@ -294,6 +308,29 @@ class CardSearch:
             edge[_VISITS] += 1
             edge[_TOTAL] += utility[s]
         self.simulations += 1
+
+    def _select_bid(self, c: float) -> tuple[int, _Edge]:
+        """UCT among our legal bids at the root (an untried one first)."""
+        root = self.root
+        untried = []
+        best, best_value = -1, -math.inf
+        total = self.simulations + 1
+        for action in self.obs.legal_actions:
+            bid = action.bid  # type: ignore[union-attr]
+            edge = root.get(bid)
+            if edge is None:
+                edge = root[bid] = [0, 0.0, 0, None]
+            edge[_AVAILABLE] = total
+            visits = edge[_VISITS]
+            if not visits:
+                untried.append(bid)
+            elif not untried:
+                value = edge[_TOTAL] / visits + c * math.sqrt(math.log(total) / visits)
+                if value > best_value:
+                    best, best_value = bid, value
+        if untried:
+            best = self.rng.choice(untried)
+        return best, root[best]
 
     def _select(self, node: dict[int, _Edge], legal: int, c: float) -> tuple[int, _Edge, bool]:
         """UCT among the cards of ``legal`` (an untried one first, at random);
@@ -329,6 +366,17 @@ class CardSearch:
             slot = self.rng.choice(untried)
             return slot, node[key[slot]], True
         return best_slot, node[key[best_slot]], False
+
+    def ranked_bids(self) -> list[tuple[int, int, float]]:
+        """Our legal bids as (bid, visits, mean), most visited first."""
+        out = []
+        for action in self.obs.legal_actions:
+            bid = action.bid  # type: ignore[union-attr]
+            edge = self.root.get(bid)
+            visits = edge[_VISITS] if edge else 0
+            out.append((bid, visits, edge[_TOTAL] / visits if edge and visits else -math.inf))
+        out.sort(key=lambda v: (-v[1], -v[2]))
+        return out
 
     def ranked(self) -> list[CardValue]:
         """The legal cards, most visited first (then the best mean)."""
