@@ -4,8 +4,9 @@ Prints JSON (for machines) and a short table:
 - decision time per level (median and 95th percentile), measured with the bot
   in seat 0 and intermediate bots in the other seats, over single 10-card
   deals;
-- the expert's simulations per second: sampled worlds and greedy playouts
-  (one per candidate action per world) per second, for bids and for cards;
+- the expert's search speed: for bids, sampled worlds and greedy playouts
+  (one per candidate bid per world) per second; for cards, tree-search
+  simulations (one world, one walk down the tree, one greedy playout) per second;
 - a duplicate tournament of all levels (mean score per hand, 95% CI, exact
   bids), with the expert thinking ``--think`` seconds per decision.
 
@@ -49,7 +50,8 @@ def decision_times(level: str, deals: int, think: float, seed: int) -> dict[str,
 
 
 def expert_speed(positions: int, worlds: int, seed: int) -> dict[str, float]:
-    """Worlds and playouts per second of the expert's search, for bids and cards."""
+    """The expert's search speed: worlds and playouts a second for bids, tree
+    simulations a second for cards (the root's visits add up to them)."""
     rules = PRESETS["pagat"].replace(hand_sizes=(10,), first_dealer=0, bid_changes=False)
     rng = random.Random(seed)
     bot = ExpertBot(worlds=worlds)
@@ -76,9 +78,11 @@ def expert_speed(positions: int, worlds: int, seed: int) -> dict[str, float]:
             elapsed += time.perf_counter() - start
             playouts += sum(e.worlds for e in ranked)  # pruned candidates stop early
             done += worlds
-        key = phase.value
-        out[f"{key}_worlds_per_s"] = done / elapsed
-        out[f"{key}_playouts_per_s"] = playouts / elapsed
+        if phase is Phase.BID:
+            out["bid_worlds_per_s"] = done / elapsed
+            out["bid_playouts_per_s"] = playouts / elapsed
+        else:
+            out["play_simulations_per_s"] = playouts / elapsed
     return out
 
 
@@ -121,8 +125,8 @@ def main() -> None:
         )
     print(
         f"expert search: {speed['bid_worlds_per_s']:.0f} worlds/s bidding "
-        f"({speed['bid_playouts_per_s']:.0f} playouts/s), {speed['play_worlds_per_s']:.0f} worlds/s "
-        f"playing ({speed['play_playouts_per_s']:.0f} playouts/s)"
+        f"({speed['bid_playouts_per_s']:.0f} playouts/s), "
+        f"{speed['play_simulations_per_s']:.0f} tree simulations/s playing"
     )
     for d in result.differences:
         mark = "*" if d.significant else " "

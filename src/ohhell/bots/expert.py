@@ -96,8 +96,8 @@ class ExpertBot:
         tree: bool = True,
         simulations: int | None = None,
         c: float = 0.6,
-        others_greedy: bool = False,
-        tree_bids: bool = False,
+        others_greedy: bool = True,
+        noise: float = 0.0,
     ) -> None:
         self.name = name
         self.inference = inference  # weight worlds by how well they explain the bids
@@ -114,7 +114,7 @@ class ExpertBot:
         self.simulations = simulations
         self.c = c
         self.others_greedy = bool(others_greedy)  # in the tree, the others play the greedy policy
-        self.tree_bids = bool(tree_bids)  # bids by the same search, its root's edges our bids
+        self.noise = noise  # in the tree's playouts, the share of random cards
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal_actions) == 1:
@@ -136,14 +136,6 @@ class ExpertBot:
         lay = layout(obs.rules)
         if self.tree and obs.phase is Phase.PLAY:
             return self._search_cards(obs, rng, lay, candidates)
-        if (
-            self.tree
-            and self.tree_bids
-            and obs.phase is Phase.BID
-            and obs.trump_decided
-            and obs.hands[obs.seat] is not None
-        ):
-            return self._search_bids(obs, rng, lay, candidates)
         k = len(candidates)
         values: list[list[float]] = [[] for _ in range(k)]  # per candidate, per world
         weights: list[float] = []
@@ -180,7 +172,9 @@ class ExpertBot:
     ) -> list[Evaluation]:
         weigh = self._bid_likelihood(obs, lay) if self.inference else None
         budget, pool = self._budget()
-        search = CardSearch(obs, rng, weigh, pool=pool, c=self.c, others_greedy=self.others_greedy)
+        search = CardSearch(
+            obs, rng, weigh, pool=pool, c=self.c, others_greedy=self.others_greedy, noise=self.noise
+        )
         if budget is not None:
             search.run(simulations=budget)
         else:
@@ -194,35 +188,6 @@ class ExpertBot:
         if budget is None and self.worlds is not None:
             budget = 4 * self.worlds
         return budget, max(16, budget // 3) if budget is not None else 64
-
-    def _search_bids(
-        self, obs: Observation, rng: random.Random, lay: Layout, candidates: Sequence[Action]
-    ) -> list[Evaluation]:
-        me = obs.seat
-        n = obs.players
-        trump = suit_index(obs.trump)
-
-        def guess(masks: Sequence[int]) -> list[int]:
-            # The bids still to come, from each bidder's hand in this world.
-            return [
-                b
-                if b is not None
-                else max(0, min(obs.hand_size, round(estimate_tricks(lay, masks[s], trump, n))))
-                for s, b in enumerate(obs.bids)
-            ]
-
-        weigh = self._bid_likelihood(obs, lay) if self.inference else None
-        budget, pool = self._budget()
-        search = CardSearch(
-            obs, rng, weigh, pool=pool, c=self.c, others_greedy=self.others_greedy, guess=guess
-        )
-        if budget is not None:
-            search.run(simulations=budget)
-        else:
-            search.run(deadline=time.perf_counter() + self.seconds)
-        by_bid = {a.bid: a for a in candidates if isinstance(a, Bid)}
-        assert me is not None
-        return [Evaluation(by_bid[b], mean, visits) for b, visits, mean in search.ranked_bids()]
 
     def _bid_likelihood(self, obs: Observation, lay: Layout) -> Callable[[Sequence[int]], float] | None:
         """How well a world's hands (bit masks by seat) fit the bids the other seats made.

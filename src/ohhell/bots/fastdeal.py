@@ -13,6 +13,7 @@ cheaply while short, shed high cards and duck once the bid is made.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from functools import cache
 
@@ -220,13 +221,16 @@ def playout(
     unseen: int,
     voids: list[int],
     first: int | None = None,
+    noise: float = 0.0,
+    rng: random.Random | None = None,
 ) -> list[int]:
     """Play the deal to its end with the greedy policy; return tricks taken.
 
     ``hands``, ``trick``, ``taken`` and ``voids`` are changed in place.
     ``unseen`` holds every card no player has seen yet (hands and stock).
     ``first``, if given, is the slot the seat to play plays now (the move
-    being evaluated).
+    being evaluated). With ``noise`` (and ``rng``), each card is a random
+    legal one with that probability: no player is as steady as the policy.
     """
     n = len(hands)
     tricks_left = sum(bin(h).count("1") for h in hands) // n + (1 if trick else 0)
@@ -241,6 +245,9 @@ def playout(
             hand = hands[seat]
             if first is not None:
                 card, first = first, None
+            elif noise and rng is not None and rng.random() < noise:
+                legal = hand & lay.suit_mask[suit[trick[0]]] if trick else 0
+                card = _random_bit(legal or hand, rng)
             else:
                 card = choose_card(
                     lay,
@@ -275,6 +282,14 @@ def playout(
         leader = seat = winner
         if not hands[0]:
             return taken
+
+
+def _random_bit(mask: int, rng: random.Random) -> int:
+    """A slot of ``mask`` chosen uniformly."""
+    k = rng.randrange(mask.bit_count())
+    for _ in range(k):
+        mask &= mask - 1
+    return _low(mask)
 
 
 def suit_index(suit: Suit | None) -> int:

@@ -54,7 +54,6 @@ class CardValue:
 # What every world of one decision shares (see CardSearch._prepare).
 _Fixed = tuple[list[int], list[int], int, list[int], list[tuple[int, int]], list[int]]
 Weigh = Callable[[Sequence[int]], float]
-Guess = Callable[[Sequence[int]], list[int]]
 
 
 class CardSearch:
@@ -69,7 +68,7 @@ class CardSearch:
         pool: int,
         c: float = 0.6,
         others_greedy: bool = False,
-        guess: Guess | None = None,
+        noise: float = 0.0,
     ) -> None:
         me = obs.seat
         assert me is not None
@@ -77,6 +76,7 @@ class CardSearch:
         self.rng = rng
         self.c = c
         self.others_greedy = others_greedy
+        self.noise = noise  # the playout's share of random cards
         lay = layout(obs.rules)
         self.lay = lay
         self.n = n = obs.players
@@ -114,9 +114,7 @@ class CardSearch:
             weights = [1.0] * len(weights)
         self.cum = _accumulate(weights)
         self.simulations = 0
-        # Bidding: the root's edges are our bids; the bids still to come are
-        # guessed from each world's hands (``guess``), once per world.
-        self.guesses = [guess(w[0]) for w in self.worlds] if guess is not None else None
+        self.weigh = weigh
 
     def world(self) -> tuple[list[int], list[int], int]:
         """One world: every seat's hand, the current trick's slots, the unseen slots.
@@ -205,7 +203,12 @@ class CardSearch:
         self._fixed = (known, trick, gone, pool, hidden, lacks)
 
     def run(self, simulations: int | None = None, deadline: float | None = None) -> None:
-        """Add ``simulations`` simulations, or as many as fit before ``deadline``."""
+        """Add ``simulations`` simulations, or as many as fit before ``deadline``.
+
+        Against a deadline the pool grows as the search goes (a world for
+        every three simulations past three a world), so a long think sees
+        as many different worlds as a fixed budget of its size would.
+        """
         worlds = self.worlds
         count = 0
         while True:
@@ -214,9 +217,17 @@ class CardSearch:
                     return
             elif deadline is not None and count and count % 8 == 0 and time.perf_counter() >= deadline:
                 return
+            if simulations is None and self.simulations >= 3 * len(worlds):
+                self._add_world()
             pick = self.rng.choices(range(len(worlds)), cum_weights=self.cum)[0]
             self._simulate(pick)
             count += 1
+
+    def _add_world(self) -> None:
+        world = self.world()
+        self.worlds.append(world)
+        weight = self.weigh(world[0]) if self.weigh is not None else 1.0
+        self.cum.append(self.cum[-1] + weight)
 
     def _simulate(self, index: int) -> None:
         lay = self.lay
@@ -238,15 +249,6 @@ class CardSearch:
         me = self.me
         others_greedy = self.others_greedy
         bids = self.bids
-        if self.guesses is not None:
-            bid, bid_edge = self._select_bid(c)
-            path.append((bid_edge, me))
-            bids = list(self.guesses[index])
-            bids[me] = bid
-            child = bid_edge[_CHILD]
-            if child is None:
-                child = bid_edge[_CHILD] = {}
-            node = child
         finished = False
         while True:
             hand = hands[seat]
@@ -297,7 +299,9 @@ class CardSearch:
                 child = edge[_CHILD] = {}
             node = child
         if not finished:
-            taken = playout(lay, hands, trump, leader, trick, taken, bids, unseen, voids)
+            taken = playout(
+                lay, hands, trump, leader, trick, taken, bids, unseen, voids, noise=self.noise, rng=self.rng
+            )
         utility = self.utilities(bids, taken)
         lo, hi = min(utility), max(utility)
         if lo < self.lo:
@@ -308,29 +312,6 @@ class CardSearch:
             edge[_VISITS] += 1
             edge[_TOTAL] += utility[s]
         self.simulations += 1
-
-    def _select_bid(self, c: float) -> tuple[int, _Edge]:
-        """UCT among our legal bids at the root (an untried one first)."""
-        root = self.root
-        untried = []
-        best, best_value = -1, -math.inf
-        total = self.simulations + 1
-        for action in self.obs.legal_actions:
-            bid = action.bid  # type: ignore[union-attr]
-            edge = root.get(bid)
-            if edge is None:
-                edge = root[bid] = [0, 0.0, 0, None]
-            edge[_AVAILABLE] = total
-            visits = edge[_VISITS]
-            if not visits:
-                untried.append(bid)
-            elif not untried:
-                value = edge[_TOTAL] / visits + c * math.sqrt(math.log(total) / visits)
-                if value > best_value:
-                    best, best_value = bid, value
-        if untried:
-            best = self.rng.choice(untried)
-        return best, root[best]
 
     def _select(self, node: dict[int, _Edge], legal: int, c: float) -> tuple[int, _Edge, bool]:
         """UCT among the cards of ``legal`` (an untried one first, at random);
@@ -366,17 +347,6 @@ class CardSearch:
             slot = self.rng.choice(untried)
             return slot, node[key[slot]], True
         return best_slot, node[key[best_slot]], False
-
-    def ranked_bids(self) -> list[tuple[int, int, float]]:
-        """Our legal bids as (bid, visits, mean), most visited first."""
-        out = []
-        for action in self.obs.legal_actions:
-            bid = action.bid  # type: ignore[union-attr]
-            edge = self.root.get(bid)
-            visits = edge[_VISITS] if edge else 0
-            out.append((bid, visits, edge[_TOTAL] / visits if edge and visits else -math.inf))
-        out.sort(key=lambda v: (-v[1], -v[2]))
-        return out
 
     def ranked(self) -> list[CardValue]:
         """The legal cards, most visited first (then the best mean)."""
