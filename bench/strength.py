@@ -162,6 +162,21 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+def exact_by_bid(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """For each bid: how often ours and theirs made that bid, and how often exactly."""
+    out: dict[str, dict[str, Any]] = {}
+    for side in ("ours", "theirs"):
+        made: dict[int, list[bool]] = {}
+        for r in rows:
+            for bid, exact in zip(r[f"{side}_bids"], r[f"{side}_exacts"], strict=True):
+                made.setdefault(bid, []).append(exact)
+        for bid, flags in made.items():
+            entry = out.setdefault(str(bid), {})
+            entry[f"{side}_n"] = len(flags)
+            entry[f"{side}_exact"] = round(sum(flags) / len(flags), 3)
+    return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
+
+
 def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     diff, ci = mean_ci([r["diff"] for r in rows])
     positions: dict[int, list[float]] = {}
@@ -193,6 +208,7 @@ def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) 
             "median": round(1e3 * quantile(theirs_t, 0.5), 1),
             "p95": round(1e3 * quantile(theirs_t, 0.95), 1),
         },
+        "exact_by_bid": exact_by_bid(rows),
         "by_bidding_position": {
             str(p + 1): {"diff": round(mean_ci(v)[0], 3), "ci95": round(mean_ci(v)[1], 3)}
             for p, v in sorted(positions.items())
@@ -269,6 +285,14 @@ def main() -> None:
     print(
         f"{out['deals']:>6}{out['diff_per_deal']:>+11.2f}{out['ci95']:>8.2f}{out['exact_ours']:>12.1%}"
         f"{out['exact_theirs']:>8.1%}{out['ms_ours']['median']:>9.1f}{out['ms_theirs']['median']:>8.1f}"
+    )
+    print(
+        "exact by bid (ours n/rate, theirs n/rate): "
+        + ", ".join(
+            f"{b}: {v.get('ours_n', 0)}/{v.get('ours_exact', 0):.0%} {v.get('theirs_n', 0)}/"
+            f"{v.get('theirs_exact', 0):.0%}"
+            for b, v in out["exact_by_bid"].items()
+        )
     )
     print(
         "by bidding position: "

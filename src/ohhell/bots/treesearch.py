@@ -300,7 +300,18 @@ class CardSearch:
             node = child
         if not finished:
             taken = playout(
-                lay, hands, trump, leader, trick, taken, bids, unseen, voids, noise=self.noise, rng=self.rng
+                lay,
+                hands,
+                trump,
+                leader,
+                trick,
+                taken,
+                bids,
+                unseen,
+                voids,
+                noise=self.noise,
+                rng=self.rng,
+                steady=me,
             )
         utility = self.utilities(bids, taken)
         lo, hi = min(utility), max(utility)
