@@ -142,7 +142,7 @@ class ExpertBot:
         active = list(range(k))
         count = 0
         deadline = time.perf_counter() + self.seconds
-        evaluate = self._evaluator(obs, lay, candidates, rng)
+        evaluate = self._evaluator(obs, lay, candidates)
         likelihood = self._bid_likelihood(obs, lay) if self.inference else None
         checkpoint = 16
         while True:
@@ -228,14 +228,13 @@ class ExpertBot:
         return likelihood
 
     def _evaluator(
-        self, obs: Observation, lay: Layout, candidates: Sequence[Action], rng: random.Random
+        self, obs: Observation, lay: Layout, candidates: Sequence[Action]
     ) -> Callable[[tuple[tuple[object, ...], ...], list[int]], list[float]]:
         me = obs.seat
         assert me is not None
         n = obs.players
         rules = obs.rules
         relative = rules.scoring is Scoring.OKENUFF  # R-SETTLE: differences are paid
-        noise = self.noise
 
         def utility(bids: Sequence[int], tricks: Sequence[int], namer: int | None, trump: int) -> float:
             scores = score_hand(
@@ -301,8 +300,6 @@ class ExpertBot:
 
             def eval_bids(hands: tuple[tuple[object, ...], ...], active: list[int]) -> list[float]:
                 masks, _, unseen = world_masks(hands)
-                # The same random cards for every candidate bid in this world.
-                seed = rng.random() if noise else 0.0
                 trump = suit_index(obs.trump) if obs.trump_decided else -1
                 base = guessed_bids(masks, trump if obs.trump_decided else _longest_suit(lay, masks[me]))
                 out = []
@@ -310,20 +307,7 @@ class ExpertBot:
                     bids = list(base)
                     bids[me] = action.bid  # type: ignore[union-attr]
                     namer, t = namer_and_trump(bids, masks)
-                    taken = playout(
-                        lay,
-                        list(masks),
-                        t,
-                        lead,
-                        [],
-                        [0] * n,
-                        bids,
-                        unseen,
-                        list(shown_voids),
-                        noise=noise,
-                        rng=random.Random(seed) if noise else None,
-                        steady=me,
-                    )
+                    taken = playout(lay, list(masks), t, lead, [], [0] * n, bids, unseen, list(shown_voids))
                     out.append(utility(bids, taken, namer, t))
                 return out
 

@@ -223,16 +223,14 @@ def playout(
     first: int | None = None,
     noise: float = 0.0,
     rng: random.Random | None = None,
-    steady: int = -1,
 ) -> list[int]:
     """Play the deal to its end with the greedy policy; return tricks taken.
 
     ``hands``, ``trick``, ``taken`` and ``voids`` are changed in place.
     ``unseen`` holds every card no player has seen yet (hands and stock).
     ``first``, if given, is the slot the seat to play plays now (the move
-    being evaluated). With ``noise`` (and ``rng``), each card of a seat
-    other than ``steady`` is a random legal one with that probability: the
-    others at a real table are not as steady as the policy.
+    being evaluated). With ``noise`` (and ``rng``), each card is a random
+    legal one with that probability: no player is as steady as the policy.
     """
     n = len(hands)
     tricks_left = sum(bin(h).count("1") for h in hands) // n + (1 if trick else 0)
@@ -247,7 +245,7 @@ def playout(
             hand = hands[seat]
             if first is not None:
                 card, first = first, None
-            elif noise and seat != steady and rng is not None and rng.random() < noise:
+            elif noise and rng is not None and rng.random() < noise:
                 legal = hand & lay.suit_mask[suit[trick[0]]] if trick else 0
                 card = _random_bit(legal or hand, rng)
             else:

@@ -300,18 +300,7 @@ class CardSearch:
             node = child
         if not finished:
             taken = playout(
-                lay,
-                hands,
-                trump,
-                leader,
-                trick,
-                taken,
-                bids,
-                unseen,
-                voids,
-                noise=self.noise,
-                rng=self.rng,
-                steady=me,
+                lay, hands, trump, leader, trick, taken, bids, unseen, voids, noise=self.noise, rng=self.rng
             )
         utility = self.utilities(bids, taken)
         lo, hi = min(utility), max(utility)
