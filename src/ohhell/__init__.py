@@ -1,25 +1,18 @@
 """ohhell: the rules engine of Oh Hell and its clients.
 
-The core (cards, rules, scoring, hand, game, view, match, record) uses the standard library
-only. Everything else is a client of the names exported here.
+The core (cards, rules, scoring, hand, actions, game, chance, view, match, record) uses
+the standard library only. Everything else is a client of the names exported here.
 """
 
+from .actions import CHANCE, Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
 from .cards import ALL_CARDS, Card, CardError, Rank, Suit, australian_deck, parse_cards, standard_deck
 from .chance import advance_chance, chance_action, deal_from
 from .game import (
-    CHANCE,
     MAX_BID_CHANGES,
-    Action,
-    Bid,
-    ChangeBid,
-    Deal,
-    DrawForDealer,
     GameState,
     HandResult,
     IllegalActionError,
-    NameTrump,
     Phase,
-    Play,
     Trick,
     actors,
     apply,

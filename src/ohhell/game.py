@@ -1,4 +1,4 @@
-"""The match: actions, the game state, legal actions and applying them.
+"""The match: the game state, legal actions and applying them.
 
 The state is mutable for speed, but ``apply`` checks an action completely
 before it changes anything, so an illegal action leaves the state as it was.
@@ -14,16 +14,15 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final, TypeAlias
+from typing import Final
 
 from . import hand as plan
+from .actions import CHANCE, Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
 from .cards import ALL_CARDS, Card, Suit
-from .hand import MAX_EXTRA_HANDS
+from .hand import MAX_EXTRA_HANDS, left_of, trick_winner
 from .rules import Bidding, Deck, Rules, TieBreak, TrumpMode
 from .scoring import score_hand
 
-CHANCE: Final = -1
-"""The seat number of chance (the shuffle and the draw for dealer)."""
 MAX_BID_CHANGES: Final = 2
 """R-BID-CHANGE: how often a player may change a bid before the next player
 bids (enough to correct a slip and to take the correction back)."""
@@ -83,64 +82,22 @@ class Phase(StrEnum):
     OVER = "over"  # the match has ended
 
 
-# --- Actions: small frozen values that name their seat. ---
-
-
-@dataclass(frozen=True, slots=True)
-class DrawForDealer:
-    """Chance: one round of the draw for first dealer; ``None`` for seats not drawing."""
-
-    cards: tuple[Card | None, ...]
-
-    @property
-    def seat(self) -> int:
-        return CHANCE
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """Chance: every seat's hand (by seat) and the turned card, if any."""
-
-    hands: tuple[tuple[Card, ...], ...]
-    turned: Card | None = None
-
-    @property
-    def seat(self) -> int:
-        return CHANCE
-
-
-@dataclass(frozen=True, slots=True)
-class Bid:
-    seat: int
-    bid: int
-
-
-@dataclass(frozen=True, slots=True)
-class ChangeBid:
-    """R-BID-CHANGE: replace one's bid before the next player has bid."""
-
-    seat: int
-    bid: int
-
-
-@dataclass(frozen=True, slots=True)
-class NameTrump:
-    """R-TRUMP-BIDDER: a suit, or ``None`` for no trump."""
-
-    seat: int
-    suit: Suit | None
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Play a card. Under Devil's Bridge a seat cannot see its card and plays
-    ``card=None``: "the card on my forehead"; the log records the real card."""
-
-    seat: int
-    card: Card | None
-
-
-Action: TypeAlias = DrawForDealer | Deal | Bid | ChangeBid | NameTrump | Play
+# The members the hot paths compare against, as module globals: reading a
+# member off an Enum class goes through the Enum metaclass's attribute hook
+# and costs several times a global read, and these comparisons run a few
+# times for every action.
+_DRAW: Final = Phase.DRAW
+_DEAL: Final = Phase.DEAL
+_BID: Final = Phase.BID
+_TRUMP: Final = Phase.TRUMP
+_PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+_SEQUENTIAL: Final = Bidding.SEQUENTIAL
+_SIMULTANEOUS: Final = Bidding.SIMULTANEOUS
+_AUSTRALIAN: Final = Deck.AUSTRALIAN
+_STANDARD: Final = Deck.STANDARD
+_TURN: Final = TrumpMode.TURN
+_SEQUENCES: Final = (tuple, list)
 
 # Interned player actions, so legal_actions builds no objects in the hot path.
 _PLAYS: Final = tuple(tuple(Play(s, c) for c in ALL_CARDS) for s in range(7))
@@ -268,10 +225,10 @@ class GameState:
         self.log = []
         self.hand_log_start = 0
         if rules.first_dealer is None:
-            self.phase = Phase.DRAW
+            self.phase = _DRAW
             self.dealer = 0
         else:
-            self.phase = Phase.DEAL
+            self.phase = _DEAL
             self.dealer = rules.first_dealer
 
     def clone(self) -> GameState:
@@ -293,12 +250,13 @@ class GameState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def is_chance(self) -> bool:
         """Is the next action chance's (a draw or a deal)?"""
-        return self.phase is Phase.DRAW or self.phase is Phase.DEAL
+        phase = self.phase
+        return phase is _DRAW or phase is _DEAL
 
     @property
     def is_devils_bridge(self) -> bool:
@@ -336,10 +294,10 @@ def actors(state: GameState) -> tuple[int, ...]:
     """The seats that may act now. Several under simultaneous bidding or while
     a bid may still be changed; none while chance acts or after the end."""
     phase = state.phase
-    if phase is Phase.PLAY or phase is Phase.TRUMP:
+    if phase is _PLAY or phase is _TRUMP:
         return (state.to_act,)
-    if phase is Phase.BID:
-        if state.rules.bidding is Bidding.SIMULTANEOUS:
+    if phase is _BID:
+        if state.rules.bidding is _SIMULTANEOUS:
             return tuple(s for s, b in enumerate(state.bids) if b is None)
         if state.change_seat is not None:
             return (state.to_act, state.change_seat)
@@ -355,7 +313,8 @@ def seats_to_ask(state: GameState) -> tuple[int, ...]:
     (R-BID-CHANGE is a right, not a turn: nobody waits to be asked about it).
     Under simultaneous bidding every seat that has not bid is asked.
     """
-    if state.phase is Phase.BID and state.rules.bidding is Bidding.SEQUENTIAL:
+    phase = state.phase
+    if phase is _PLAY or phase is _TRUMP or (phase is _BID and state.rules.bidding is _SEQUENTIAL):
         return (state.to_act,)
     return tuple(sorted(actors(state)))
 
@@ -369,43 +328,50 @@ def forbidden_bid(state: GameState, seat: int) -> int | None:
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty if it may not act)."""
-    if type(seat) is not int or not 0 <= seat < state.players:
-        return []
     phase = state.phase
-    if phase is Phase.PLAY:
-        if seat != state.to_act:
+    if phase is _PLAY:
+        # The seat to play is always a seat at the table, so comparing with it
+        # is the range check too.
+        if type(seat) is not int or seat != state.to_act:
             return []
+        rules = state.rules
+        if rules.devils_bridge and state.hand_size == 1:
+            return [_BLIND_PLAYS[seat]]  # R-DEVILS-BRIDGE: the card is played unseen
         hand = state.hands[seat]
         plays = _PLAYS[seat]
-        if state.rules.devils_bridge and state.hand_size == 1:
-            return [_BLIND_PLAYS[seat]]  # R-DEVILS-BRIDGE: the card is played unseen
         trick = state.trick
+        result: list[Action]
         if trick:
             led = trick[0].suit
-            follow = [plays[c.index] for c in hand if c.suit is led]
-            if follow:  # R-FOLLOW
-                return _unique(follow) if state.rules.deck is Deck.AUSTRALIAN else follow  # type: ignore[return-value]
-        result = [plays[c.index] for c in hand]
-        return _unique(result) if state.rules.deck is Deck.AUSTRALIAN else result  # type: ignore[return-value]
-    if phase is Phase.BID:
+            result = [plays[c.index] for c in hand if c.suit is led]
+            if not result:  # R-FOLLOW: void in the suit led, so any card
+                result = [plays[c.index] for c in hand]
+        else:
+            result = [plays[c.index] for c in hand]
+        return _unique(result) if rules.deck is _AUSTRALIAN else result
+    if type(seat) is not int or not 0 <= seat < state.players:
+        return []
+    if phase is _BID:
         size = state.hand_size
-        if state.rules.bidding is Bidding.SIMULTANEOUS:
+        if state.rules.bidding is _SIMULTANEOUS:
             if state.bids[seat] is not None:
                 return []
             return list(_BIDS[seat][: size + 1])
         if seat == state.to_act:
             hook = forbidden_bid(state, seat)
+            if hook is None:
+                return list(_BIDS[seat][: size + 1])
             return [b for b in _BIDS[seat][: size + 1] if b.bid != hook]
         if seat == state.change_seat:
             current = state.bids[seat]
             return [c for c in _CHANGES[seat][: size + 1] if c.bid != current]
         return []
-    if phase is Phase.TRUMP:
+    if phase is _TRUMP:
         return list(_NAMES[seat]) if seat == state.to_act else []
     return []
 
 
-def _unique(actions: list[Play]) -> list[Play]:
+def _unique(actions: list[Action]) -> list[Action]:
     # R-DECK-AU: two identical cards in a hand are one choice.
     return list(dict.fromkeys(actions))
 
@@ -432,6 +398,13 @@ def is_legal(state: GameState, action: Action) -> bool:
 def apply(state: GameState, action: Action) -> None:
     """Check ``action`` and, if legal, play it; otherwise raise and change nothing."""
     kind = type(action)
+    if kind is Play:  # most actions are plays: no table lookups for them
+        try:
+            at = _check_play(state, action)  # type: ignore[arg-type]
+        except IllegalActionError as err:
+            raise err.about(action) from None
+        _do_play(state, action, at)  # type: ignore[arg-type]
+        return
     checker = _CHECKS.get(kind)
     if checker is None:
         raise IllegalActionError(f"{action!r} is not an Oh Hell action", reason="form")
@@ -453,10 +426,10 @@ def _check_seat(state: GameState, seat: object) -> None:
 
 
 def _check_draw(state: GameState, action: DrawForDealer) -> None:
-    if state.phase is not Phase.DRAW:
+    if state.phase is not _DRAW:
         raise IllegalActionError(f"no draw for dealer now: the phase is {state.phase}")
     cards = action.cards
-    if not isinstance(cards, tuple | list) or len(cards) != state.players:
+    if not isinstance(cards, _SEQUENCES) or len(cards) != state.players:
         raise IllegalActionError(f"a draw names one card or none for each of {state.players} seats")
     drawn = [c for c in cards if c is not None]
     for seat, card in enumerate(cards):
@@ -470,12 +443,15 @@ def _check_draw(state: GameState, action: DrawForDealer) -> None:
 
 
 def _check_deal(state: GameState, action: Deal) -> None:
-    if state.phase is not Phase.DEAL:
+    if state.phase is not _DEAL:
         raise IllegalActionError(f"no deal now: the phase is {state.phase}")
     n, size = state.players, state.hand_size
     hands = action.hands
-    if not isinstance(hands, tuple | list) or not all(isinstance(h, tuple | list) for h in hands):
+    if not isinstance(hands, _SEQUENCES):
         raise IllegalActionError("a deal gives each seat a sequence of cards")
+    for hand in hands:
+        if not isinstance(hand, _SEQUENCES):
+            raise IllegalActionError("a deal gives each seat a sequence of cards")
     if len(hands) != n:
         raise IllegalActionError(f"a deal gives {n} hands, not {len(hands)}")
     used: list[Card] = []
@@ -490,7 +466,7 @@ def _check_deal(state: GameState, action: Deal) -> None:
         used.extend(hand)
     turned = action.turned
     every_card = plan.all_dealt(state.rules, size)
-    if state.rules.trump is TrumpMode.TURN and not every_card:
+    if state.rules.trump is _TURN and not every_card:
         if not isinstance(turned, Card):
             raise IllegalActionError("after the deal the next card is turned for trump", rule="R-TRUMP-TURN")
         used.append(turned)
@@ -498,7 +474,7 @@ def _check_deal(state: GameState, action: Deal) -> None:
         why = "every card is dealt" if every_card else "trump is not turned"
         rule = "R-TRUMP-NONE-ALL-DEALT" if every_card else None
         raise IllegalActionError(f"no card is turned: {why}", rule=rule)
-    if state.rules.deck is Deck.STANDARD:
+    if state.rules.deck is _STANDARD:
         if len(set(used)) == len(used):  # 52 distinct values: no card twice is enough
             return
         pack = Counter(ALL_CARDS)
@@ -510,11 +486,11 @@ def _check_deal(state: GameState, action: Deal) -> None:
 
 
 def _check_bid(state: GameState, action: Bid) -> None:
-    if state.phase is not Phase.BID:
+    if state.phase is not _BID:
         raise IllegalActionError(f"no bidding now: the phase is {state.phase}")
     seat, bid = action.seat, action.bid
     _check_seat(state, seat)
-    if state.rules.bidding is Bidding.SIMULTANEOUS:
+    if state.rules.bidding is _SIMULTANEOUS:
         if state.bids[seat] is not None:
             raise IllegalActionError(f"seat {seat} has already bid", rule="R-BID-SIMULTANEOUS")
     elif seat != state.to_act:
@@ -543,7 +519,7 @@ def _check_bid_range(state: GameState, seat: int, bid: object) -> None:
 
 
 def _check_change(state: GameState, action: ChangeBid) -> None:
-    if state.phase is not Phase.BID:
+    if state.phase is not _BID:
         raise IllegalActionError(f"no bidding now: the phase is {state.phase}")
     seat = action.seat
     _check_seat(state, seat)
@@ -563,7 +539,7 @@ def _check_change(state: GameState, action: ChangeBid) -> None:
 
 
 def _check_name(state: GameState, action: NameTrump) -> None:
-    if state.phase is not Phase.TRUMP:
+    if state.phase is not _TRUMP:
         raise IllegalActionError(f"no trump to name now: the phase is {state.phase}")
     _check_seat(state, action.seat)
     if action.seat != state.to_act:
@@ -576,8 +552,9 @@ def _check_name(state: GameState, action: NameTrump) -> None:
         raise IllegalActionError(f"{action.suit!r} is not a suit or no trump", reason="form")
 
 
-def _check_play(state: GameState, action: Play) -> None:
-    if state.phase is not Phase.PLAY:
+def _check_play(state: GameState, action: Play) -> int:
+    """Check a play; return where its card is in the seat's hand (for ``_do_play``)."""
+    if state.phase is not _PLAY:
         raise IllegalActionError(f"no card may be played now: the phase is {state.phase}")
     seat = action.seat
     if type(seat) is not int or seat != state.to_act:
@@ -590,8 +567,17 @@ def _check_play(state: GameState, action: Play) -> None:
     if card is None:
         if not state.is_devils_bridge:
             raise IllegalActionError("a card must be named, except on a Devil's Bridge hand")
-        return
-    if card not in hand:
+        return 0  # R-DEVILS-BRIDGE: the seat's one card, unseen
+    # Every card value is one object, so a held card is that very object. The
+    # search is by identity: ``card in hand`` would compare with ``==``, which
+    # goes through Card's Python-level comparisons for every other card and
+    # costs several times as much.
+    at = 0
+    for held in hand:
+        if held is card:
+            break
+        at += 1
+    else:
         raise IllegalActionError(f"seat {seat} does not hold {card}")
     trick = state.trick
     if trick:
@@ -600,6 +586,7 @@ def _check_play(state: GameState, action: Play) -> None:
             for held in hand:
                 if held.suit is led:
                     raise IllegalActionError(f"seat {seat} must follow {led.name.lower()}", rule="R-FOLLOW")
+    return at
 
 
 # --- Doing: only after the check has passed. ---
@@ -612,7 +599,7 @@ def _do_draw(state: GameState, action: DrawForDealer) -> None:
     best = tuple(s for s, c in enumerate(action.cards) if c is not None and c.rank == top)
     if len(best) == 1:  # R-DEALER-DRAW: highest card deals
         state.dealer = best[0]
-        state.phase = Phase.DEAL
+        state.phase = _DEAL
     state.contenders = best  # ties redraw
 
 
@@ -622,7 +609,7 @@ def _do_deal(state: GameState, action: Deal) -> None:
     state.log.append(action)
     state.hands = [list(h) for h in action.hands]
     state.turned = action.turned
-    if rules.trump is TrumpMode.TURN and action.turned is not None:
+    if rules.trump is _TURN and action.turned is not None:
         state.trump = action.turned.suit  # R-TRUMP-TURN
     else:
         # Fixed by the rules, none (R-TRUMP-NONE-ALL-DEALT), or named later (R-TRUMP-BIDDER).
@@ -635,7 +622,7 @@ def _do_deal(state: GameState, action: Deal) -> None:
     state.taken = [0] * n
     state.trick = []
     state.tricks = []
-    state.phase = Phase.BID
+    state.phase = _BID
     state.to_act = state.first_bidder
     state.leader = _first_leader(state)  # known from the deal on, so observations show it
 
@@ -649,7 +636,7 @@ def _do_bid(state: GameState, action: Bid) -> None:
     seat = action.seat
     state.bids[seat] = action.bid
     state.bid_count += 1
-    if state.rules.bidding is Bidding.SIMULTANEOUS:
+    if state.rules.bidding is _SIMULTANEOUS:
         if state.bid_count == state.players:
             _end_bidding(state)  # R-BID-SIMULTANEOUS: all revealed together
         return
@@ -676,14 +663,14 @@ def _end_bidding(state: GameState) -> None:
     namer = plan.trump_namer(state.rules, state.dealer, state.bids)
     if namer is not None:
         state.trump_namer = namer
-        state.phase = Phase.TRUMP
+        state.phase = _TRUMP
         state.to_act = namer
     else:
         _start_play(state)
 
 
 def _start_play(state: GameState) -> None:
-    state.phase = Phase.PLAY
+    state.phase = _PLAY
     state.leader = state.to_act = _first_leader(state)
 
 
@@ -693,28 +680,28 @@ def _do_name(state: GameState, action: NameTrump) -> None:
     _start_play(state)
 
 
-def _do_play(state: GameState, action: Play) -> None:
+def _do_play(state: GameState, action: Play, at: int) -> None:
+    """Play the card at place ``at`` of the seat's hand (found by the check)."""
     seat = action.seat
-    hand = state.hands[seat]
-    card = action.card
-    if card is None:  # R-DEVILS-BRIDGE: the unseen card; the log keeps the real one
-        card = hand[0]
+    card = state.hands[seat].pop(at)
+    if action.card is None:  # R-DEVILS-BRIDGE: the unseen card; the log keeps the real one
         action = _PLAYS[seat][card.index]
     state.log.append(action)
-    hand.remove(card)
     trick = state.trick
     trick.append(card)
     n = state.players
     if len(trick) < n:
-        state.to_act = plan.left_of(seat, n)
+        state.to_act = left_of(seat, n)
         return
-    winner = (state.leader + plan.trick_winner(trick, state.trump)) % n
-    state.tricks.append(Trick(state.leader, tuple(trick), winner))
+    leader = state.leader
+    winner = (leader + trick_winner(trick, state.trump)) % n
+    tricks = state.tricks
+    tricks.append(Trick(leader, tuple(trick), winner))
     state.taken[winner] += 1
     state.trick = []
     state.leader = winner
     state.to_act = winner
-    if len(state.tricks) == state.hand_size:
+    if len(tricks) == state.hand_size:
         _end_hand(state)
 
 
@@ -751,12 +738,12 @@ def _end_hand(state: GameState) -> None:
     state.dealer = plan.left_of(state.dealer, state.players)  # R-DEALER-ROTATE
     if plan.hand_follows(rules, state.hand_number, state.totals):
         state.hand_size = plan.hand_size(rules, state.hand_number)
-        state.phase = Phase.DEAL
+        state.phase = _DEAL
     else:
-        state.phase = Phase.OVER
+        state.phase = _OVER
 
 
-_CHECKS: Final[dict[type, Callable[[GameState, object], None]]] = {
+_CHECKS: Final[dict[type, Callable[[GameState, object], object]]] = {
     Play: _check_play,  # type: ignore[dict-item]
     Bid: _check_bid,  # type: ignore[dict-item]
     ChangeBid: _check_change,  # type: ignore[dict-item]
@@ -764,8 +751,8 @@ _CHECKS: Final[dict[type, Callable[[GameState, object], None]]] = {
     Deal: _check_deal,  # type: ignore[dict-item]
     DrawForDealer: _check_draw,  # type: ignore[dict-item]
 }
+# Plays are not here: ``apply`` hands ``_do_play`` the place its check found.
 _DOS: Final[dict[type, Callable[[GameState, object], None]]] = {
-    Play: _do_play,  # type: ignore[dict-item]
     Bid: _do_bid,  # type: ignore[dict-item]
     ChangeBid: _do_change,  # type: ignore[dict-item]
     NameTrump: _do_name,  # type: ignore[dict-item]

@@ -29,6 +29,12 @@ MAX_EXTRA_HANDS: Final = 20
 """R-TIE-EXTRA: at most this many tie-break hands, so every match ends (a
 record or a table whose leaders stay tied cannot grow without end)."""
 
+# Enum members read as globals: the game asks these questions every hand, and
+# a member read off its Enum class costs several times a global read.
+_LEAD_DEALER: Final = FirstLead.DEALER
+_EXTRA_HANDS: Final = TieBreak.EXTRA_HANDS
+_BIDDER: Final = TrumpMode.BIDDER
+
 
 # --- Seats: everything goes clockwise. ---
 
@@ -55,7 +61,7 @@ def bidding_order(dealer: int, players: int) -> tuple[int, ...]:
 
 def first_leader(rules: Rules, dealer: int) -> int:
     """R-LEAD-DEALER / R-LEAD-LEFT: who leads the first trick."""
-    return dealer if rules.first_lead is FirstLead.DEALER else first_bidder(dealer, rules.players)
+    return dealer if rules.first_lead is _LEAD_DEALER else first_bidder(dealer, rules.players)
 
 
 def next_bidder(dealer: int, bids: Sequence[int | None]) -> int | None:
@@ -91,7 +97,7 @@ def hand_follows(rules: Rules, number: int, totals: Sequence[int]) -> bool:
     if number < schedule:
         return True
     return (
-        rules.tie_break is TieBreak.EXTRA_HANDS
+        rules.tie_break is _EXTRA_HANDS
         and number < schedule + MAX_EXTRA_HANDS
         and leaders_tied(rules, totals)
     )
@@ -140,7 +146,7 @@ def hook(rules: Rules, size: int, bids: Sequence[int | None]) -> int | None:
 def trump_namer(rules: Rules, dealer: int, bids: Sequence[int | None]) -> int | None:
     """R-TRUMP-BIDDER: who names trump once every bid is in: the highest
     bidder, the first of them in bidding order on a tie (None otherwise)."""
-    if rules.trump is not TrumpMode.BIDDER or any(b is None for b in bids):
+    if rules.trump is not _BIDDER or any(b is None for b in bids):
         return None
     order = bidding_order(dealer, len(bids))
     return max(order, key=lambda s: (bids[s] or 0, -order.index(s)))
@@ -162,12 +168,23 @@ def beats(card: Card, best: Card, trump: Suit | None) -> bool:
 
 def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
     """The index, in playing order, of the card that wins ``cards`` (a whole or
-    a started trick)."""
+    a started trick).
+
+    This is ``beats`` applied card by card, written out: it runs at the end
+    of every trick, so it keeps the winner's suit and rank in locals instead
+    of calling ``beats`` for each card (tests/core/test_card_play.py checks
+    that the two agree).
+    """
     best_i = 0
-    best = cards[0]
-    for i in range(1, len(cards)):
-        if beats(cards[i], best, trump):
-            best, best_i = cards[i], i
+    suit = cards[0].suit
+    rank = cards[0].rank
+    # The led card is compared with itself too: it ties, so it stays the best.
+    for i, card in enumerate(cards):
+        if card.suit is suit:
+            if card.rank >= rank:  # R-DECK-AU: of two identical cards the later wins
+                best_i, rank = i, card.rank
+        elif card.suit is trump:  # a trump on a card that is not trump
+            best_i, suit, rank = i, trump, card.rank
     return best_i
 
 

@@ -29,20 +29,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from .actions import CHANCE, Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
 from .chance import chance_action
 from .game import (
-    CHANCE,
-    Action,
-    Bid,
-    ChangeBid,
-    Deal,
-    DrawForDealer,
     GameState,
     HandResult,
     IllegalActionError,
-    NameTrump,
     Phase,
-    Play,
     Trick,
     apply,
     check,

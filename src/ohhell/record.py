@@ -18,22 +18,9 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .actions import Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
 from .cards import Card, CardError, Suit
-from .game import (
-    Action,
-    Bid,
-    ChangeBid,
-    Deal,
-    DrawForDealer,
-    GameState,
-    IllegalActionError,
-    NameTrump,
-    Phase,
-    Play,
-    actors,
-    apply,
-    new_game,
-)
+from .game import GameState, IllegalActionError, Phase, actors, apply, new_game
 from .rules import OPTION_NAMES, PRESETS, Bidding, Rules, RulesError, format_option, parse_option
 
 MAGIC = "ohhell-record 1"

@@ -15,6 +15,18 @@ from .rules import Rules, Scoring, TieBreak
 REVOKE_PENALTY: Final = 20
 """R-REVOKE: points a revoke costs the offender (002)."""
 
+# The systems as globals: every seat of every hand (and the bots' estimates)
+# is scored here, and reading a member off an Enum class runs Python code
+# (the metaclass's attribute hook), several times a global read.
+_PAGAT: Final = Scoring.PAGAT
+_RIVER: Final = Scoring.RIVER
+_TENS: Final = Scoring.TENS
+_TRICKS_BONUS: Final = Scoring.TRICKS_BONUS
+_FIVES: Final = Scoring.FIVES
+_SQUARES: Final = Scoring.SQUARES
+_PENALTY: Final = Scoring.PENALTY
+_OKENUFF: Final = Scoring.OKENUFF
+
 
 def okenuff_exact(bid: int) -> int:
     """R-SC-OKENUFF for a made bid: 5, plus 1 + 2 + ... with each step above 5
@@ -35,23 +47,22 @@ def hand_score(scoring: Scoring, bid: int, tricks: int) -> int:
     """
     off = abs(bid - tricks)
     exact = off == 0
-    match scoring:
-        case Scoring.PAGAT:  # R-SC-PAGAT
-            return 10 + bid if exact else 0
-        case Scoring.RIVER:  # R-SC-RIVER
-            return 10 + tricks if exact else 0
-        case Scoring.TENS:  # R-SC-TENS: a made zero is worth 10
-            return (10 * bid if bid else 10) if exact else -10 * off
-        case Scoring.TRICKS_BONUS:  # R-SC-TRICKS-BONUS
-            return tricks + (10 if exact else 0)
-        case Scoring.FIVES:  # R-SC-FIVES: reading "lose 5, plus 5 for each trick off"
-            return 5 + 10 * tricks if exact else -5 - 5 * off
-        case Scoring.SQUARES:  # R-SC-SQUARES
-            return 10 + bid * bid if exact else -off * off
-        case Scoring.PENALTY:  # R-SC-PENALTY
-            return 10 + tricks if exact else -off
-        case Scoring.OKENUFF:  # R-SC-OKENUFF
-            return okenuff_exact(bid) if exact else -5 * off
+    if scoring == _PAGAT:  # R-SC-PAGAT
+        return 10 + bid if exact else 0
+    if scoring == _RIVER:  # R-SC-RIVER
+        return 10 + tricks if exact else 0
+    if scoring == _TENS:  # R-SC-TENS: a made zero is worth 10
+        return (10 * bid if bid else 10) if exact else -10 * off
+    if scoring == _TRICKS_BONUS:  # R-SC-TRICKS-BONUS
+        return tricks + (10 if exact else 0)
+    if scoring == _FIVES:  # R-SC-FIVES: reading "lose 5, plus 5 for each trick off"
+        return 5 + 10 * tricks if exact else -5 - 5 * off
+    if scoring == _SQUARES:  # R-SC-SQUARES
+        return 10 + bid * bid if exact else -off * off
+    if scoring == _PENALTY:  # R-SC-PENALTY
+        return 10 + tricks if exact else -off
+    if scoring == _OKENUFF:  # R-SC-OKENUFF
+        return okenuff_exact(bid) if exact else -5 * off
     raise ValueError(f"unknown scoring system {scoring!r}")  # pragma: no cover
 
 
@@ -86,8 +97,9 @@ def score_hand(
     revoked, once per revoke (R-REVOKE, scorekeeper only).
     """
     n = len(bids)
-    scores = [hand_score(rules.scoring, b, t) for b, t in zip(bids, tricks, strict=True)]
-    if rules.scoring is Scoring.OKENUFF and trump_namer is not None:
+    scoring = rules.scoring
+    scores = [hand_score(scoring, b, t) for b, t in zip(bids, tricks, strict=True)]
+    if scoring is _OKENUFF and trump_namer is not None:
         order = [(first_bidder + i) % n for i in range(n)]
         position = order.index(trump_namer)
         under = bids[trump_namer] - tricks[trump_namer]

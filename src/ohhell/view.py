@@ -20,22 +20,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .actions import Action, Bid, ChangeBid, Deal, DrawForDealer
 from .cards import ALL_CARDS, Card, Suit
-from .game import (
-    Action,
-    Bid,
-    ChangeBid,
-    Deal,
-    DrawForDealer,
-    GameState,
-    HandResult,
-    Phase,
-    Trick,
-    actors,
-    forbidden_bid,
-    legal_actions,
-    seats_to_ask,
-)
+from .game import GameState, HandResult, Phase, Trick, actors, forbidden_bid, legal_actions, seats_to_ask
 from .rules import Bidding, Deck, Rules, TrumpMode
 from .scoring import bid_balance
 

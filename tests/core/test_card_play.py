@@ -6,8 +6,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ohhell import (
+    ALL_CARDS,
     PRESETS,
     Bid,
     Card,
@@ -24,11 +27,13 @@ from ohhell import (
     actors,
     apply,
     australian_deck,
+    beats,
     is_legal,
     legal_actions,
     new_game,
     observe,
     parse_cards,
+    trick_winner,
 )
 from support import dealt, refused_by, snapshot
 
@@ -141,6 +146,18 @@ def test_trick_winner(rules: Rules, hands: str, turned: str | None, winner: int)
     (trick,) = state.tricks
     assert trick.leader == 1 and trick.winner == winner
     assert state.results[0].tricks == tuple(int(s == winner) for s in range(4))
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS), min_size=1, max_size=7), st.sampled_from([*Suit, None]))
+def test_trick_winner_is_beats_card_by_card(cards: list[Card], trump: Suit | None) -> None:
+    # R-TRICK, R-DECK-AU: trick_winner writes beats out for speed; it must pick
+    # the card that beats the best so far, card by card (repeats included, as
+    # an Australian pack has them).
+    best = 0
+    for i in range(1, len(cards)):
+        if beats(cards[i], cards[best], trump):
+            best = i
+    assert trick_winner(cards, trump) == best
 
 
 def test_the_winner_leads_the_next_trick() -> None:
