@@ -19,7 +19,7 @@ pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test, render_test  # noqa: E402
 
 from ohhell.cards import ALL_CARDS, Card  # noqa: E402
 from ohhell.env import encoding, oh_hell_v0  # noqa: E402
@@ -405,3 +405,42 @@ def test_encoding_layout_is_contiguous_and_documented() -> None:
     documented = {name: (int(a), int(b) + 1) for name, a, b in rows}
     assert documented == LAYOUT
     assert f"{ACTION_SIZE} ids" in DOCS.read_text(encoding="utf-8")
+
+
+def test_pettingzoo_render_test_passes_in_every_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    # PettingZoo's own check: "human" renders return None (the text is printed), "ansi" a string.
+    render_test(
+        lambda render_mode=None: oh_hell_v0.env(preset="pagat", single_deal=True, render_mode=render_mode)
+    )
+    assert "hand of seat 0" in capsys.readouterr().out
+
+
+def test_human_mode_prints_the_table_after_every_step(capsys: pytest.CaptureFixture[str]) -> None:
+    env = oh_hell_v0.env(preset="pagat", single_deal=True, render_mode="human")
+    env.reset(seed=3)
+    capsys.readouterr()
+    obs, _, _, _, _ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    printed = capsys.readouterr().out
+    assert "hand of seat" in printed
+    assert env.render() is None
+    with pytest.raises(ValueError, match="'human', 'ansi' or None"):
+        oh_hell_v0.env(render_mode="rgb_array")
+
+
+def test_an_episode_against_the_expert_is_reproducible_from_its_seed() -> None:
+    # Bots named by a string search a fixed budget, not the clock, so a seed
+    # fixes every decision however loaded the machine is.
+    def episode(seed: int) -> list[int]:
+        env = OhHellGymEnv(seat=1, opponents=("expert",), preset="pagat", single_deal=True, hand_sizes=(5,))
+        obs, _ = env.reset(seed=seed)
+        seen = []
+        done = False
+        while not done:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
+            obs, _, done, _, _ = env.step(action)
+            seen.append(int(obs["observation"].sum() * 1000))
+        seen.extend(env.aec.state.totals)
+        return seen
+
+    assert episode(5) == episode(5)

@@ -10,7 +10,9 @@ The learner's observation and action space are those of ``oh_hell_v0`` (a
 ``Dict`` of the encoded vector and the action mask over the 76 ids). Between
 the learner's turns the other seats are played by bots, each choosing from its
 own ``view.Observation`` only, as in ``bots.play_match``. ``reset(seed=...)``
-fixes the deals and the bots' choices.
+fixes the deals and the bots' choices: bots given by name search with a fixed
+budget (``FIXED_BUDGETS``: the expert 40 worlds a decision), never with a
+time limit, so the same seed gives the same episode on any machine.
 
 Reward (``reward=``): ``"hand"`` (default) is the change of the learner's
 score during the step: the learner's side's score for each hand that ended
@@ -40,13 +42,18 @@ from .oh_hell_v0 import ObsDict, raw_env
 
 ILLEGAL: Final = ("penalty", "raise")
 
+# Bots named by a string get a fixed budget, not thinking time, so an episode
+# is reproducible from its seed on any machine under any load. Pass a Bot
+# object (get_bot("expert", seconds=1.0)) to have the time budget instead.
+FIXED_BUDGETS: Final[dict[str, dict[str, Any]]] = {"expert": {"worlds": 40}, "ismcts": {"simulations": 200}}
+
 
 class OhHellGymEnv(gymnasium.Env[ObsDict, np.int64]):
     """``seat`` learns; ``opponents`` (bot names or ``Bot`` objects, one per
     other seat in seat order, or a single one for all) play the rest. Other
     keywords (``players``, ``single_deal``, rule options) go to ``oh_hell_v0``."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium reads the class
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium reads the class
 
     def __init__(
         self,
@@ -77,7 +84,8 @@ class OhHellGymEnv(gymnasium.Env[ObsDict, np.int64]):
         self.agent = f"player_{seat}"
         others = [s for s in range(n) if s != seat]
         self.bots: dict[int, Bot] = {
-            s: get_bot(b) if isinstance(b, str) else b for s, b in zip(others, opponents, strict=True)
+            s: get_bot(b, **FIXED_BUDGETS.get(b.lower(), {})) if isinstance(b, str) else b
+            for s, b in zip(others, opponents, strict=True)
         }
         self._bot_rngs = {s: random.Random(s) for s in others}
         self.reward_mode = reward

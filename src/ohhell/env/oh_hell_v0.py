@@ -104,7 +104,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
     """The unwrapped environment; ``env()`` adds PettingZoo's usual checks."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
-        "render_modes": ["ansi"],
+        "render_modes": ["human", "ansi"],
         "name": "oh_hell_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -123,7 +123,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+            raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
         self.rules = build_rules(preset, players, single_deal, **options)
         self.reward_mode = reward
         self.render_mode = render_mode
@@ -201,6 +201,8 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._select()
+        if self.render_mode == "human":
+            self.render()  # human mode draws as the game goes, as Gymnasium's convention is
 
     def observe(self, agent: str) -> ObsDict:
         seat = self._seat[agent]
@@ -213,8 +215,9 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         return {"observation": encode(view), "action_mask": mask}
 
     def render(self) -> str | None:
-        """``ansi``: the table as text: the spectator's view, then every hand
-        (for people watching; no agent is given this)."""
+        """The table as text: the spectator's view, then every hand (for
+        people watching; no agent is given this). ``ansi`` returns it;
+        ``human`` prints it (after every step too) and returns None."""
         if self.render_mode is None:
             logger.warn("render() was called without a render_mode; use oh_hell_v0.env(render_mode='ansi')")
             return None
@@ -225,6 +228,9 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
             text += "\n" + "\n".join(
                 f"  hand of seat {s}: {hand_words(h)}" for s, h in enumerate(self.state.hands)
             )
+        if self.render_mode == "human":
+            print(text, end="\n\n")
+            return None
         return text
 
     def close(self) -> None:
