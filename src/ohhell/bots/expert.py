@@ -39,7 +39,7 @@ from .. import (
     sample_hands,
     score_hand,
 )
-from .fastdeal import Layout, layout, playout, suit_index
+from .fastdeal import Layout, layout, playout, seen_slots, suit_index
 from .treesearch import CardSearch
 
 _RANK_VALUE = {14: 0.85, 13: 0.55, 12: 0.3, 11: 0.15}
@@ -253,9 +253,6 @@ class ExpertBot:
         lead = obs.dealer if rules.first_lead.value == "dealer" else (obs.dealer + 1) % n
 
         full = (1 << lay.size) - 1
-        seen_cards = [c for t in obs.tricks for c in t.cards]
-        if obs.turned is not None:
-            seen_cards.append(obs.turned)
         shown_voids = [sum(1 << int(s) for s in v) for v in obs.voids]
 
         def world_masks(hands: tuple[tuple[object, ...], ...]) -> tuple[list[int], list[int], int]:
@@ -263,18 +260,7 @@ class ExpertBot:
             used = 0
             for m in masks:
                 used |= m
-            trick = []
-            for _, card in obs.trick:
-                slot = lay.slot(card, used)
-                used |= 1 << slot
-                trick.append(slot)
-            gone = 0
-            for card in seen_cards:
-                slot = lay.slot(card, used)
-                used |= 1 << slot
-                gone |= 1 << slot
-            for slot in trick:
-                gone |= 1 << slot
+            trick, gone = seen_slots(lay, obs, used)
             return masks, trick, full & ~gone
 
         def guessed_bids(masks: list[int], trump: int) -> list[int]:

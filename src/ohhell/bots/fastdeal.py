@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from .. import Card, Deck, Rules, Suit, australian_deck, beat_masks, standard_deck
+from .. import Card, Deck, Observation, Rules, Suit, australian_deck, beat_masks, standard_deck
 
 
 class Layout:
@@ -84,6 +84,26 @@ def layout_for(deck: Deck, players: int) -> Layout:
 
 def layout(rules: Rules) -> Layout:
     return layout_for(rules.deck, rules.players if rules.deck is Deck.AUSTRALIAN else 4)
+
+
+def seen_slots(lay: Layout, obs: Observation, used: int) -> tuple[list[int], int]:
+    """Slots for the cards on the table and the cards gone (played or turned),
+    none of them in ``used`` (the hands' slots): the current trick's slots in
+    order, and a mask of every slot seen (the trick's included)."""
+    trick = []
+    for _, card in obs.trick:
+        slot = lay.slot(card, used)
+        used |= 1 << slot
+        trick.append(slot)
+    gone = sum(1 << slot for slot in trick)
+    cards = [c for t in obs.tricks for c in t.cards]
+    if obs.turned is not None:
+        cards.append(obs.turned)
+    for card in cards:
+        slot = lay.slot(card, used)
+        used |= 1 << slot
+        gone |= 1 << slot
+    return trick, gone
 
 
 def lookup_winner(lay: Layout, cards: Sequence[int], trump: int) -> int:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import Card, Observation, Play, Scoring, sample_hands, score_hand
-from .fastdeal import Layout, choose_card, layout, lookup_winner, playout, suit_index
+from .fastdeal import Layout, choose_card, layout, lookup_winner, playout, seen_slots, suit_index
 
 # An edge of the tree: [visits, summed score of the seat that plays it,
 # simulations in which it was legal, the node below it (card -> edge) or None].
@@ -157,20 +157,7 @@ class CardSearch:
         used = 0
         for m in masks:
             used |= m
-        trick = []
-        for _, card in obs.trick:
-            slot = lay.slot(card, used)
-            used |= 1 << slot
-            trick.append(slot)
-        gone = sum(1 << slot for slot in trick)
-        for t in obs.tricks:
-            for card in t.cards:
-                slot = lay.slot(card, used)
-                used |= 1 << slot
-                gone |= 1 << slot
-        if obs.turned is not None:
-            slot = lay.slot(obs.turned, used)
-            gone |= 1 << slot
+        trick, gone = seen_slots(lay, obs, used)
         return masks, trick, ((1 << lay.size) - 1) & ~gone
 
     def _prepare(self) -> None:
@@ -183,19 +170,8 @@ class CardSearch:
             if hand is not None:
                 known[s] = _add(lay, hand, used)
                 used |= known[s]
-        trick = []
-        for _, card in obs.trick:
-            slot = lay.slot(card, used)
-            used |= 1 << slot
-            trick.append(slot)
-        gone = sum(1 << slot for slot in trick)
-        seen_cards = [c for t in obs.tricks for c in t.cards]
-        if obs.turned is not None:
-            seen_cards.append(obs.turned)
-        for card in seen_cards:
-            slot = lay.slot(card, used)
-            used |= 1 << slot
-            gone |= 1 << slot
+        trick, gone = seen_slots(lay, obs, used)
+        used |= gone
         pool = [i for i in range(lay.size) if not used >> i & 1]
         lacks = [sum(lay.suit_mask[int(suit)] for suit in v) for v in obs.voids]
         hidden = [(s, obs.hand_counts[s]) for s in range(self.n) if obs.hands[s] is None]
