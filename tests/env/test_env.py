@@ -401,7 +401,11 @@ def test_encoding_layout_is_contiguous_and_documented() -> None:
         assert start == at and end > start
         at = end
     assert at == OBSERVATION_SIZE == encoding.observation_size()
-    rows = re.findall(r"^\| `(\w+)` \| (\d+)[–-](\d+) \|", DOCS.read_text(encoding="utf-8"), re.M)
+    text = DOCS.read_text(encoding="utf-8")
+    # Only the vector's own section: the information state's table has the same form.
+    start = text.index("## Observation vector")
+    section = text[start : text.index("\n## ", start)]
+    rows = re.findall(r"^\| `(\w+)` \| (\d+)[–-](\d+) \|", section, re.M)
     documented = {name: (int(a), int(b) + 1) for name, a, b in rows}
     assert documented == LAYOUT
     assert f"{ACTION_SIZE} ids" in DOCS.read_text(encoding="utf-8")

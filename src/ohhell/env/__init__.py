@@ -1,14 +1,15 @@
 """Research interfaces (optional extra ``ohhell[research]``): the observation
-encoding (``encoding``), a PettingZoo AEC environment (``oh_hell_v0``) and a
-Gymnasium single-agent wrapper (``gym.OhHellGymEnv``). See docs/env.md.
+encoding (``encoding``), the perfect-recall information state (``history``),
+a PettingZoo AEC environment (``oh_hell_v0``) and a Gymnasium single-agent
+wrapper (``gym.OhHellGymEnv``). See docs/env.md.
 
-``encoding`` needs only numpy; the environments import PettingZoo and
+``encoding`` and ``history`` need only numpy; the environments import PettingZoo and
 Gymnasium when their modules are imported.
 """
 
 from __future__ import annotations
 
-from . import encoding
+from . import encoding, history
 from .encoding import (
     ACTION_SIZE,
     LAYOUT,
@@ -20,9 +21,12 @@ from .encoding import (
     legal_action_ids,
     observation_size,
 )
+from .history import HISTORY_LAYOUT, HISTORY_SIZE, information_state, information_state_string
 
 __all__ = [
     "ACTION_SIZE",
+    "HISTORY_LAYOUT",
+    "HISTORY_SIZE",
     "LAYOUT",
     "OBSERVATION_SIZE",
     "action_from_id",
@@ -30,6 +34,9 @@ __all__ = [
     "action_mask",
     "encode",
     "encoding",
+    "history",
+    "information_state",
+    "information_state_string",
     "legal_action_ids",
     "observation_size",
 ]

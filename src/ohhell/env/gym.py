@@ -7,7 +7,8 @@
 (['action_mask', 'observation'], True)
 
 The learner's observation and action space are those of ``oh_hell_v0`` (a
-``Dict`` of the encoded vector and the action mask over the 76 ids). Between
+``Dict`` of the encoded vector and the action mask over the 76 ids;
+``observation="history"`` gives the perfect-recall information state instead). Between
 the learner's turns the other seats are played by bots, each choosing from its
 own ``view.Observation`` only, as in ``bots.play_match``. ``reset(seed=...)``
 fixes the deals and the bots' choices: bots given by name search with a fixed

@@ -15,9 +15,12 @@ observation. A seat that may still change its bid (R-BID-CHANGE) is never
 asked: a change is a right, not a decision bots are made to take. Chance (the
 draw for dealer and every deal) is internal, from ``reset(seed=...)``.
 
-Observations are ``{"observation": encoding.encode(view), "action_mask": ...}``,
-where the view is ``view.observe(state, seat)`` (the only redaction point) and
-the mask is zero except for the agent to act. Rewards (``reward=``):
+Observations are ``{"observation": encoding.encode(view), "action_mask": ...}``
+(``observation="compact"``, the default) or, with ``observation="history"``,
+``{"observation": history.information_state(view), ...}``: the seat's
+perfect-recall information state of the current hand. The view is
+``view.observe(state, seat)`` (the only redaction point) and the mask is zero
+except for the agent to act. Rewards (``reward=``):
 ``"hand"`` (default) gives every agent its side's score for each hand as the
 hand ends (its own score, or its team's sum under R-TEAMS); ``"final"`` gives
 the side's match total once, at the end. Every agent terminates when the match
@@ -62,8 +65,10 @@ from .encoding import (
     observation_bounds,
     observation_text,
 )
+from .history import HISTORY_SIZE, history_bounds, information_state, information_state_string
 
 REWARDS: Final = ("hand", "final")
+OBSERVATIONS: Final = ("compact", "history")
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -117,11 +122,15 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         single_deal: bool | int = False,
         reward: str = "hand",
         render_mode: str | None = None,
+        observation: str = "compact",
         **options: Any,
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}")
+        self.observation_mode = observation
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
         self.rules = build_rules(preset, players, single_deal, **options)
@@ -131,10 +140,11 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self._side = [next(side for side in sides(self.rules) if s in side) for s in range(n)]
-        low, high = observation_bounds()
+        low, high = observation_bounds() if observation == "compact" else history_bounds()
+        size = OBSERVATION_SIZE if observation == "compact" else HISTORY_SIZE
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(low, high, (OBSERVATION_SIZE,), np.float32),
+                "observation": spaces.Box(low, high, (size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), np.int8),
             }
         )
@@ -212,7 +222,8 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
             if agent == self.agent_selection and not self.state.is_over
             else np.zeros(ACTION_SIZE, np.int8)
         )
-        return {"observation": encode(view), "action_mask": mask}
+        vector = encode(view) if self.observation_mode == "compact" else information_state(view)
+        return {"observation": vector, "action_mask": mask}
 
     def render(self) -> str | None:
         """The table as text: the spectator's view, then every hand (for
@@ -241,6 +252,12 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
     def observation_of(self, agent: str) -> Observation:
         """The agent's ``view.Observation`` (what bots and ``encode`` read)."""
         return observe(self.state, self._seat[agent])
+
+    def information_state_string(self, agent: str) -> str:
+        """The agent's perfect-recall information state of the current hand as
+        a canonical text key (``history.information_state_string``), in
+        either observation mode."""
+        return information_state_string(self.observation_of(agent))
 
     def legal_action_ids(self, agent: str) -> list[int]:
         """The ids the agent may take now (empty unless it is the agent to act)."""
