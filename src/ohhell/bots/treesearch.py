@@ -30,6 +30,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from .. import Card, Observation, Play, Scoring, sample_hands, score_hand
@@ -112,7 +113,7 @@ class CardSearch:
         weights = [weigh(w[0]) if weigh is not None else 1.0 for w in self.worlds]
         if not sum(weights) > 0:
             weights = [1.0] * len(weights)
-        self.cum = _accumulate(weights)
+        self.cum = list(accumulate(weights))
         self.simulations = 0
         self.weigh = weigh
 
@@ -344,14 +345,6 @@ def _add(lay: Layout, hand: Sequence[Card], used: int) -> int:
         slot = lay.slot(card, used | m)
         m |= 1 << slot
     return m
-
-
-def _accumulate(values: Sequence[float]) -> list[float]:
-    out, total = [], 0.0
-    for v in values:
-        total += v
-        out.append(total)
-    return out
 
 
 __all__ = ["CardSearch", "CardValue"]

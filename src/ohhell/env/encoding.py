@@ -70,7 +70,7 @@ SCORE_SCALE: Final = 100.0
 """Totals are divided by this and clipped to [-SCORE_CLIP, SCORE_CLIP]."""
 SCORE_CLIP: Final = 10.0
 
-_PHASES: Final = (Phase.DRAW, Phase.DEAL, Phase.BID, Phase.TRUMP, Phase.PLAY, Phase.OVER)
+PHASES: Final = (Phase.DRAW, Phase.DEAL, Phase.BID, Phase.TRUMP, Phase.PLAY, Phase.OVER)
 _TRUMP_MODES: Final = tuple(TrumpMode)
 _SCORINGS: Final = tuple(Scoring)
 _TIE_BREAKS: Final = tuple(TieBreak)
@@ -104,7 +104,7 @@ _FIELDS: Final[tuple[tuple[str, int, float, float], ...]] = (
     ("exact", MAX_PLAYERS, 0, 1),  # exact bids so far / hands in the schedule (R-TIE-EXACT)
     ("seat_present", MAX_PLAYERS, 0, 1),  # the relative seat exists at this table
     ("teammate", MAX_PLAYERS, 0, 1),  # R-TEAMS: the relative seat is on the observer's side
-    ("phase", len(_PHASES), 0, 1),  # draw, deal, bid, trump, play, over
+    ("phase", len(PHASES), 0, 1),  # draw, deal, bid, trump, play, over
     ("my_turn", 1, 0, 1),  # the observer is asked to act now
     ("forbidden_bid", MAX_HAND + 1, 0, 1),  # R-HOOK: one-hot bid the hook forbids the observer now
     ("balance", 3, 0, 1),  # R-BID-ANNOUNCE: under, over, even once all bids are in
@@ -224,7 +224,7 @@ def encode(obs: Observation) -> npt.NDArray[np.float32]:
                     v[o["teammate"] + rel(s)] = 1
     else:
         v[o["teammate"]] = 1
-    v[o["phase"] + _PHASES.index(obs.phase)] = 1
+    v[o["phase"] + PHASES.index(obs.phase)] = 1
     asked = any(not isinstance(a, ChangeBid) for a in obs.legal_actions)
     v[o["my_turn"]] = float(asked)
     if obs.forbidden_bid is not None and asked and isinstance(obs.legal_actions[0], Bid):

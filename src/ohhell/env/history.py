@@ -30,9 +30,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import Card, Observation, Phase, bidding_order
-from .encoding import CARDS, MAX_HAND, MAX_PLAYERS, TRUMP_CHOICES
+from .encoding import CARDS, MAX_HAND, MAX_PLAYERS, PHASES, TRUMP_CHOICES
 
-_PHASES: Final = (Phase.DRAW, Phase.DEAL, Phase.BID, Phase.TRUMP, Phase.PLAY, Phase.OVER)
 _IN_HAND: Final = (Phase.BID, Phase.TRUMP, Phase.PLAY)
 
 # (name, length, high). Every field is at least 0; card counts reach 2 in an
@@ -40,7 +39,7 @@ _IN_HAND: Final = (Phase.BID, Phase.TRUMP, Phase.PLAY)
 _FIELDS: Final[tuple[tuple[str, int, float], ...]] = (
     ("seat", MAX_PLAYERS, 1),  # one-hot: the observer's own seat (absolute, 0..6)
     ("players", MAX_PLAYERS - 2, 1),  # one-hot: 3..7 players
-    ("phase", len(_PHASES), 1),  # one-hot: draw, deal, bid, trump, play, over
+    ("phase", len(PHASES), 1),  # one-hot: draw, deal, bid, trump, play, over
     ("hand_size", MAX_HAND, 1),  # one-hot: this hand's size 1..17
     ("dealer", MAX_PLAYERS, 1),  # one-hot relative seat of the dealer
     ("own_hand", CARDS, 2),  # counts of the cards one was dealt; zero under R-DEVILS-BRIDGE
@@ -129,7 +128,7 @@ def information_state(obs: Observation) -> npt.NDArray[np.float32]:
 
     v[o["seat"] + me] = 1
     v[o["players"] + n - 3] = 1
-    v[o["phase"] + _PHASES.index(obs.phase)] = 1
+    v[o["phase"] + PHASES.index(obs.phase)] = 1
     if obs.phase not in _IN_HAND:
         return v  # between hands and after the match nothing of a hand is in view
     v[o["hand_size"] + obs.hand_size - 1] = 1
