@@ -109,3 +109,54 @@ def test_masks_give_identical_cards_distinct_slots() -> None:
     assert bin(a).count("1") == 2 and not a & b
     with pytest.raises(ValueError, match="more often than the pack"):
         lay.masks([parse_cards("2C 2C 2C")])
+
+
+def _slots(lay_cards: str, lay: object) -> int:
+    from ohhell.bots.fastdeal import Layout
+
+    assert isinstance(lay, Layout)
+    return sum(1 << lay.slots_of[c][0] for c in parse_cards(lay_cards))
+
+
+def test_greedy_policy_ducks_a_trick_its_top_trump_will_take_later() -> None:
+    # R-TRICK: the top trump wins whatever trick it is played to, so a seat
+    # that needs one trick and holds it does not take another with a side ace.
+    lay = layout(PRESETS["pagat"])
+    hand = _slots("AS AH 2H 3C", lay)
+    unseen = (1 << lay.size) - 1
+    trick = [lay.slots_of[parse_cards("KH")[0]][0]]
+    card = choose_card(lay, hand, trick, int(parse_cards("AS")[0].suit), 1, 4, unseen, [0] * 4, 1, False)
+    assert lay.cards[card] == parse_cards("2H")[0]
+    # Without the top trump the same seat takes the trick with its ace.
+    hand = _slots("QS AH 2H 3C", lay)
+    card = choose_card(lay, hand, trick, int(parse_cards("QS")[0].suit), 1, 4, unseen, [0] * 4, 1, False)
+    assert lay.cards[card] == parse_cards("AH")[0]
+
+
+def test_greedy_policy_ruffs_low_when_no_later_seat_is_out_of_the_suit() -> None:
+    # R-FOLLOW: later seats that still hold the led suit must follow it and
+    # cannot overruff, so a seat chasing a trick ruffs with its lowest trump.
+    lay = layout(PRESETS["pagat"])
+    trump = int(parse_cards("2S")[0].suit)
+    hand = _slots("2S AS 5D", lay)
+    unseen = (1 << lay.size) - 1
+    trick = [lay.slots_of[parse_cards("AH")[0]][0]]
+    card = choose_card(lay, hand, trick, trump, 2, 3, unseen, [0] * 4, 1, False)
+    assert lay.cards[card] == parse_cards("2S")[0]
+    # Once the next seat has shown it is out of hearts, it may overruff: the
+    # ace of trumps, which nothing beats, takes the trick instead.
+    voids = [0, 0, 1 << int(parse_cards("AH")[0].suit), 0]
+    card = choose_card(lay, hand, trick, trump, 2, 3, unseen, voids, 1, False)
+    assert lay.cards[card] == parse_cards("AS")[0]
+
+
+def test_greedy_policy_sheds_the_card_fewest_unseen_cards_beat() -> None:
+    # R-FOLLOW: out of the led suit, a seat that wants no more tricks throws
+    # its most dangerous card: here the king of a suit whose ace is gone
+    # before a queen of a suit whose ace and king are still out.
+    lay = layout(PRESETS["pagat"])
+    hand = _slots("KD QC 2C", lay)
+    unseen = ((1 << lay.size) - 1) & ~_slots("AD", lay)
+    trick = [lay.slots_of[parse_cards("5H")[0]][0]]
+    card = choose_card(lay, hand, trick, -1, 0, 3, unseen, [0] * 4, 1, False)
+    assert lay.cards[card] == parse_cards("KD")[0]

@@ -177,22 +177,19 @@ def choose_card(
     A policy that peeked at the other hands would make every simulated
     player far better at making its bid than real players are.
     ``winning``, when known, is the slot winning the trick so far.
+
+    Each refinement below was kept because a seat playing it gained points
+    against seats playing without it, over thousands of the same deals.
     """
     suit_mask = lay.suit_mask
+    others = unseen & ~hand
+    if 0 < need < tricks_left and trump >= 0 and _sure_tricks(lay, hand, trump, others) >= need:
+        # Top trumps that no unseen card beats win whenever they are played,
+        # so they are tricks already in hand: a seat holding enough of them
+        # ducks the other tricks instead of grabbing one it does not need.
+        need = 0
     if not trick:
-        if need > 0:
-            if trump >= 0 and need >= tricks_left and hand & suit_mask[trump]:
-                return _high(hand & suit_mask[trump])  # every trick needed: top trump
-            others = unseen & ~hand
-            for s in range(4):  # lead a card nobody can beat in its suit
-                m = hand & suit_mask[s]
-                if m:
-                    top = _high(m)
-                    if not others & lay.above[top] and (
-                        s == trump or trump < 0 or not _ruff_shown(voids, seat, s, trump)
-                    ):
-                        return top
-        return _lowest_rank(lay, hand, trump)
+        return _lead(lay, hand, trump, need, tricks_left, others, voids, seat)
     led = lay.suit[trick[0]]
     follow = hand & suit_mask[led]
     legal = follow or hand
@@ -206,13 +203,20 @@ def choose_card(
             if not last:
                 # Later players may overtake a cheap winner: prefer the lowest
                 # card that no unseen card beats and no seat shown void can ruff.
-                others = unseen & ~hand
+                # A ruff is overruffed only by a later seat that is out of the
+                # suit too, so while none has shown that, the lowest trump does.
+                n = len(voids)
+                later_void = any(voids[(seat + k) % n] >> led & 1 for k in range(1, n - len(trick)))
                 cand = beats
                 while cand:
                     c = _low(cand)
-                    same = lay.suit[c] == led
-                    beaten = others & lay.above[c] if same else others & lay.above[c] & suit_mask[trump]
-                    if not beaten and not (same and trump >= 0 and _ruff_shown(voids, seat, led, trump)):
+                    if lay.suit[c] == led:
+                        safe = not others & lay.above[c] and not (
+                            trump >= 0 and _ruff_shown(voids, seat, led, trump)
+                        )
+                    else:
+                        safe = not later_void or not others & lay.above[c] & suit_mask[trump]
+                    if safe:
                         return c
                     cand &= cand - 1
             return _low(beats)
@@ -221,8 +225,81 @@ def choose_card(
     if losers:
         if follow:
             return _high(losers)
-        return _highest_rank(lay, losers, trump)  # void: shed the most dangerous card
+        # Out of the suit: shed the card most likely to win a trick later,
+        # the one fewest unseen cards can beat (then the higher rank).
+        best, best_key = -1, (99, 0)
+        for s in range(4):
+            m = losers & suit_mask[s]
+            if m:
+                c = _high(m)
+                key = ((others & lay.above[c]).bit_count(), -lay.rank[c])
+                if key < best_key:
+                    best, best_key = c, key
+        return best
     return _high(beats)
+
+
+def _sure_tricks(lay: Layout, hand: int, trump: int, others: int) -> int:
+    """How many of ``hand``'s top trumps no card in ``others`` beats."""
+    sure = 0
+    m = hand & lay.suit_mask[trump]
+    while m:
+        top = _high(m)
+        if others & lay.above[top]:
+            break
+        sure += 1
+        m ^= 1 << top
+    return sure
+
+
+def _lead(
+    lay: Layout,
+    hand: int,
+    trump: int,
+    need: int,
+    tricks_left: int,
+    others: int,
+    voids: Sequence[int],
+    seat: int,
+) -> int:
+    """The greedy policy's lead."""
+    suit_mask = lay.suit_mask
+    trumps = hand & suit_mask[trump] if trump >= 0 else 0
+    if need > 0:
+        if trumps and need >= tricks_left:
+            return _high(trumps)  # every trick needed: top trump
+        # Lead a card nobody can beat in its suit: side suits first, cashed
+        # before a void behind can ruff them; a top trump wins later anyway.
+        order = [x for x in range(4) if x != trump] + ([trump] if trump >= 0 else [])
+        for s in order:
+            m = hand & suit_mask[s]
+            if m:
+                top = _high(m)
+                if not others & lay.above[top] and (
+                    s == trump or trump < 0 or not _ruff_shown(voids, seat, s, trump)
+                ):
+                    return top
+        if trumps:
+            # Lead low from the shortest side suit: once out of it, a trump wins it.
+            best, shortest = -1, 99
+            for s in range(4):
+                m = hand & suit_mask[s]
+                if s != trump and m and m.bit_count() < shortest:
+                    best, shortest = _low(m), m.bit_count()
+            if best >= 0:
+                return best
+        return _lowest_rank(lay, hand, trump)
+    # Ducking: lead the low card that the most unseen cards of its suit beat
+    # (a trump last).
+    best, best_key = -1, (2, 0)
+    for s in range(4):
+        m = hand & suit_mask[s]
+        if m:
+            c = _low(m)
+            key = (1 if s == trump else 0, -(others & lay.above[c]).bit_count())
+            if key < best_key:
+                best, best_key = c, key
+    return best
 
 
 def _ruff_shown(voids: Sequence[int], seat: int, suit: int, trump: int) -> bool:
