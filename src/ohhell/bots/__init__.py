@@ -4,6 +4,9 @@ Every bot has a ``name`` and ``choose(obs, rng) -> action``; ``get_bot`` makes
 one by its registered name (``BOT_NAMES``) and ``play_match`` plays a match
 with one bot per seat. One module per bot family: ``random_bot`` (uniform over
 the legal actions) and ``rulebased`` (the beginner and intermediate bots).
+``ppo`` (a trained policy network; it needs NumPy, the ``research`` extra) is
+registered here for ``get_bot`` and tournaments, not offered as company in
+play and serve, which do not install NumPy.
 """
 
 from .base import (
@@ -20,6 +23,8 @@ from .base import (
     play_out,
     register_bot,
 )
+
+register_bot("ppo", "ohhell.bots.ppo:PpoBot", opponent=False)
 
 __all__ = [
     "BOT_NAMES",

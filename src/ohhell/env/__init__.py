@@ -4,7 +4,10 @@ a PettingZoo AEC environment (``oh_hell_v0``) and a Gymnasium single-agent
 wrapper (``gym.OhHellGymEnv``). See docs/env.md.
 
 ``encoding`` and ``history`` need only numpy; the environments import PettingZoo and
-Gymnasium when their modules are imported.
+Gymnasium when their modules are imported. The batched simulator
+(``batch.BatchSimulator``, thousands of games stepped as arrays) and its
+Gymnasium vector environment (``batch_vector.OhHellVectorEnv``) are imported
+from their modules, not from here.
 """
 
 from __future__ import annotations

@@ -8,7 +8,11 @@
 
 The learner's observation and action space are those of ``oh_hell_v0`` (a
 ``Dict`` of the encoded vector and the action mask over the 76 ids;
-``observation="history"`` gives the perfect-recall information state instead). Between
+``observation="history"`` gives the perfect-recall information state instead).
+``flatten=True`` makes the observation the vector alone (a ``Box``), for
+learners that take one array; the legal actions then come from
+``action_masks()`` (a boolean array over the 76 ids, which maskable policy
+learners call before each step), available in either form. Between
 the learner's turns the other seats are played by bots, each choosing from its
 own ``view.Observation`` only, as in ``bots.play_match``. ``reset(seed=...)``
 fixes the deals and the bots' choices: bots given by name search with a fixed
@@ -25,6 +29,11 @@ An illegal action (``illegal_action=``): ``"penalty"`` (default) leaves the game
 as it was, gives ``illegal_penalty`` (-1.0) and sets ``info["illegal_action"]``,
 so unmasked samplers (and ``gymnasium.utils.env_checker``) can run;
 ``"raise"`` raises ``ValueError`` naming the action and what is legal.
+
+>>> flat = OhHellGymEnv(opponents=("random",), single_deal=True, flatten=True)
+>>> vector, info = flat.reset(seed=7)
+>>> vector.shape, flat.action_masks().shape, flat.action_masks().dtype
+((1162,), (76,), dtype('bool'))
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from typing import Any, Final, SupportsFloat
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 
 from .. import Rules
 from ..bots import Bot, get_bot
@@ -48,11 +58,16 @@ ILLEGAL: Final = ("penalty", "raise")
 # object (get_bot("expert", seconds=1.0)) to have the time budget instead.
 FIXED_BUDGETS: Final[dict[str, dict[str, Any]]] = {"expert": {"worlds": 40}, "ismcts": {"simulations": 200}}
 
+GymObs = ObsDict | npt.NDArray[Any]
+"""The ``Dict`` observation, or with ``flatten=True`` the vector alone."""
 
-class OhHellGymEnv(gymnasium.Env[ObsDict, np.int64]):
+
+class OhHellGymEnv(gymnasium.Env[GymObs, np.int64]):
     """``seat`` learns; ``opponents`` (bot names or ``Bot`` objects, one per
     other seat in seat order, or a single one for all) play the rest. Other
-    keywords (``players``, ``single_deal``, rule options) go to ``oh_hell_v0``."""
+    keywords (``players``, ``single_deal``, rule options) go to ``oh_hell_v0``.
+    ``flatten=True`` gives the vector alone as the observation; the legal ids
+    are then ``action_masks()``."""
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 - Gymnasium reads the class
 
@@ -66,6 +81,7 @@ class OhHellGymEnv(gymnasium.Env[ObsDict, np.int64]):
         illegal_action: str = "penalty",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
+        flatten: bool = False,
         **options: Any,
     ) -> None:
         if illegal_action not in ILLEGAL:
@@ -93,8 +109,11 @@ class OhHellGymEnv(gymnasium.Env[ObsDict, np.int64]):
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
-        self.observation_space = self.aec.observation_space(self.agent)
+        self.flatten = bool(flatten)
+        space: Any = self.aec.observation_space(self.agent)  # a Dict: "observation", "action_mask"
+        self.observation_space = space["observation"] if self.flatten else space
         self.action_space = gymnasium.spaces.Discrete(ACTION_SIZE)
+        self._mask = np.zeros(ACTION_SIZE, np.int8)
 
     @property
     def rules(self) -> Rules:
@@ -102,17 +121,15 @@ class OhHellGymEnv(gymnasium.Env[ObsDict, np.int64]):
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[ObsDict, dict[str, Any]]:
+    ) -> tuple[GymObs, dict[str, Any]]:
         super().reset(seed=seed)
         self.aec.reset(seed=int(self.np_random.integers(2**62)))
         for s in self._bot_rngs:
             self._bot_rngs[s] = random.Random(int(self.np_random.integers(2**62)))
         self._play_opponents()
-        return self.aec.observe(self.agent), self._info()
+        return self._observe(), self._info()
 
-    def step(
-        self, action: int | np.integer[Any]
-    ) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.integer[Any]) -> tuple[GymObs, SupportsFloat, bool, bool, dict[str, Any]]:
         aec, state = self.aec, self.aec.state
         if state.is_over:
             raise ValueError("the match is over: call reset()")
@@ -124,7 +141,7 @@ class OhHellGymEnv(gymnasium.Env[ObsDict, np.int64]):
                 raise ValueError(why)
             info = self._info()
             info["illegal_action"] = why
-            return aec.observe(self.agent), self.illegal_penalty, False, False, info
+            return self._observe(), self.illegal_penalty, False, False, info
         side = aec.side_of(self.seat)
         before = sum(state.totals[s] for s in side)
         aec.step(aid)
@@ -134,13 +151,24 @@ class OhHellGymEnv(gymnasium.Env[ObsDict, np.int64]):
             reward = float(sum(state.totals[s] for s in side) - before)
         else:
             reward = float(sum(state.totals[s] for s in side)) if over else 0.0
-        return aec.observe(self.agent), reward, over, False, self._info()
+        return self._observe(), reward, over, False, self._info()
 
     def render(self) -> str | None:
         return self.aec.render()
 
     def legal_action_ids(self) -> list[int]:
         return self.aec.legal_action_ids(self.agent)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """True for each id the learner may take now (all False once the
+        match is over): the mask of the last observation returned. Maskable
+        policy learners call this method by name before each step."""
+        return self._mask.astype(bool)
+
+    def _observe(self) -> GymObs:
+        obs = self.aec.observe(self.agent)
+        self._mask = obs["action_mask"]
+        return obs["observation"] if self.flatten else obs
 
     def _play_opponents(self) -> None:
         aec = self.aec

@@ -86,6 +86,15 @@ def dealt_hands(obs: Observation) -> tuple[tuple[Card, ...] | None, ...]:
     """Each seat's hand as dealt, as far as the seat sees it (``None`` where
     unseen): the cards it holds now and those it has played this hand, sorted.
     Under Devil's Bridge (R-DEVILS-BRIDGE) the observer's own entry is None."""
+    played = played_by_seat(obs)
+    return tuple(
+        None if held is None else tuple(sorted((*held, *played[s]), key=lambda c: c.index))
+        for s, held in enumerate(obs.hands)
+    )
+
+
+def played_by_seat(obs: Observation) -> list[list[Card]]:
+    """The cards each seat has played this hand, in order (the current trick's last)."""
     n = obs.players
     played: list[list[Card]] = [[] for _ in range(n)]
     for trick in obs.tricks:
@@ -93,10 +102,7 @@ def dealt_hands(obs: Observation) -> tuple[tuple[Card, ...] | None, ...]:
             played[trick.seat_of(i, n)].append(card)
     for s, card in obs.trick:
         played[s].append(card)
-    return tuple(
-        None if held is None else tuple(sorted((*held, *played[s]), key=lambda c: c.index))
-        for s, held in enumerate(obs.hands)
-    )
+    return played
 
 
 def _seat_of(obs: Observation) -> int:
