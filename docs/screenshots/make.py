@@ -17,11 +17,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from ohhell import Bid, Play, make_rules
-from ohhell.describe import sort_hand
+from ohhell import Bid, make_rules
 from ohhell.terminal.fullscreen.app import OhHellApp
 from ohhell.terminal.fullscreen.screens import FinalScreen, RulesScreen, ScoreScreen
-from ohhell.terminal.fullscreen.widgets import CARD_KEYS
 from ohhell.terminal.session import Session
 
 HERE = Path(__file__).parent
@@ -53,9 +51,7 @@ async def move(pilot: Any, app: OhHellApp) -> None:
         if obs.devils_bridge:
             await pilot.press("1")
             return
-        playable = {a.card for a in obs.legal_actions if isinstance(a, Play)}
-        index = next(i for i, c in enumerate(sort_hand(obs.hand)) if c in playable)
-        await pilot.press(CARD_KEYS[index])
+        await pilot.press("enter")  # the cursor starts on the first playable card
 
 
 async def shoot(size: tuple[int, int]) -> list[Path]:

@@ -14,9 +14,14 @@ here reads a game state: the inputs are rules, observations, hand results and
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Sequence
+from enum import StrEnum
+from typing import Final
 
 from . import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     PRESETS,
     Bid,
     Bidding,
@@ -50,6 +55,289 @@ SUIT_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMO
 _RANK_WORDS = {Rank.ACE: "ace", Rank.KING: "king", Rank.QUEEN: "queen", Rank.JACK: "jack"}
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 exact bid``, ``2 exact bids``, ``-1 point``: a count and its noun in agreement.
+
+    >>> plural(1, "exact bid"), plural(0, "exact bid"), plural(3, "match", "matches")
+    ('1 exact bid', '0 exact bids', '3 matches')
+    """
+    return f"{count} {word if abs(count) == 1 else many or word + 's'}"
+
+
+# --- Seats as people count them ---
+
+
+def seat_number(seat: int) -> int:
+    """The number a person reads for a seat: seats are counted from 1,
+    clockwise (the engine counts from 0)."""
+    return seat + 1
+
+
+def parse_seat(text: str, names: Sequence[str]) -> int:
+    """The seat (from 0) a person means: a name (any case, or the start of
+    exactly one name) or a seat number counted from 1. Raises ``ValueError``
+    with a sentence that says what may be typed.
+
+    >>> parse_seat("bob", ["Ann", "Bob", "Cid"]), parse_seat("3", ["Ann", "Bob", "Cid"])
+    (1, 2)
+    """
+    key = text.strip()
+    n = len(names)
+    if key.isdigit():
+        if 1 <= int(key) <= n:
+            return int(key) - 1
+        raise ValueError(f"there is no seat {key}: seats are numbered 1 to {n}, clockwise")
+    folded = key.casefold()
+    exact = [s for s, name in enumerate(names) if name.casefold() == folded]
+    if exact:
+        return exact[0]
+    found = [s for s, name in enumerate(names) if folded and name.casefold().startswith(folded)]
+    if len(found) == 1:
+        return found[0]
+    raise ValueError(f"{text!r} is not one of the players ({', '.join(names)}) nor a seat number 1 to {n}")
+
+
+def _seat_text(seat: int, names: Sequence[str] | None) -> str:
+    return names[seat] if names is not None else str(seat_number(seat))
+
+
+def rule_options_for_people(rules: Rules, names: Sequence[str] | None = None) -> dict[str, str]:
+    """``rules.options()`` with the seats in it (first dealer, teams) as people
+    count them: by name when ``names`` are given, else numbered from 1.
+
+    >>> rule_options_for_people(PRESETS["common"].replace(teams=((0, 2), (1, 3))))["teams"]
+    '1+3,2+4'
+    """
+    out = rules.options()
+    if rules.first_dealer is not None:
+        out["first-dealer"] = _seat_text(rules.first_dealer, names)
+    if rules.teams is not None:
+        out["teams"] = ",".join("+".join(_seat_text(s, names) for s in team) for team in rules.teams)
+    return out
+
+
+BOT_SEAT_NAMES: Final = ("Ada", "Bruno", "Chloe", "Dev", "Elif", "Femi", "Gus")
+"""First names for bots, one for each seat of the largest table, so that the
+terminal and the browser call their bots the same way."""
+
+
+# --- The rule options in words (the command line's help, forms) ---
+
+OPTION_HELP: Final[dict[str, str]] = {
+    "players": "how many play",
+    "deck": "the pack",
+    "sequence": "how the hand sizes run through the match",
+    "start_cards": "the largest hand, the first of a down-up sequence",
+    "fixed_hands": "how many hands a fixed sequence has",
+    "hand_sizes": "every hand's size in order, e.g. 5,4,3, in place of the sequence",
+    "first_dealer": "who deals first (draw: everyone cuts and the highest card deals)",
+    "trump": "how each hand's trump is found",
+    "trump_rotation": "the trump of each hand in turn, when trump rotates",
+    "trump_suit": "the trump of every hand, when trump is fixed",
+    "bidding": "how the players bid",
+    "hook": "the hook: the last bidder may not make the bids add up to the number of tricks",
+    "bid_changes": "a bid may be changed until the next player has bid",
+    "first_lead": "who leads the first trick",
+    "devils_bridge": "Devil's Bridge: every 1-card hand is held to the forehead, seen by all but its owner",
+    "scoring": "how a hand scores",
+    "no_trump_doubles": "a hand played without trump scores double",
+    "tie_break": "what breaks a tie for first place",
+    "teams": "partnerships: the team's total decides (none: everyone for themselves)",
+}
+"""What each rule option does, in plain words, for every name of
+``OPTION_NAMES`` (a test checks that none is missing). The values an option
+takes are not listed here: ``option_values`` reads them from the ``Rules``
+field's type, so they follow the rules as they change."""
+
+VALUE_HELP: Final[dict[str, dict[str, str]]] = {
+    "deck": {"standard": "52 cards", "australian": "65 cards for 5 players, 78 for 6"},
+    "sequence": {
+        "down-up": "the largest hand down to 1 and back up",
+        "up-down": "1 up to the largest and back down",
+        "down": "the largest hand down to 1",
+        "up": "1 up to the largest",
+        "fixed": "fixed-hands hands of start-cards cards",
+    },
+    "trump": {
+        "turn": "the card after the deal is turned up",
+        "rotate": "by trump-rotation",
+        "fixed": "trump-suit every hand",
+        "bidder": "the highest bidder names it",
+        "none": "no trump",
+    },
+    "trump_suit": {"S": "spades ♠", "H": "hearts ♥", "D": "diamonds ♦", "C": "clubs ♣"},
+    "bidding": {
+        "sequential": "in turn, the dealer last",
+        "simultaneous": "sealed, all at once",
+    },
+    "first_lead": {"left": "the player left of the dealer", "dealer": "the dealer"},
+    "scoring": {
+        "pagat": "10 + the bid when exact",
+        "river": "10 + the tricks when exact",
+        "tens": "10 a trick bid when exact, -10 a trick off",
+        "tricks-bonus": "1 a trick, 10 more when exact",
+        "fives": "5 + 10 a trick when exact, -5 and -5 a trick off",
+        "squares": "10 + the bid squared when exact, minus the square of the tricks off",
+        "penalty": "10 + the tricks when exact, -1 a trick off",
+        "okenuff": "Al Okenuff's, for 4 players",
+    },
+    "tie_break": {
+        "none": "a shared win",
+        "extra-hands": "play more hands",
+        "most-exact": "more exact bids wins",
+    },
+}
+"""What some values mean, shown next to them; the values themselves come from
+the ``Rules`` field's type, so a value added to the rules is listed even
+before it has words here."""
+
+
+def preset_line(rules: Rules) -> str:
+    """A preset in one line of plain words: ``19 hands, 10 cards down to 1 and
+    back up; turned trump; the hook; bids may be changed; a bid made exactly
+    scores 10 plus the bid``. Read from the rules (and the scoring from their
+    description in words), so it says what the preset plays."""
+    sizes = rules.schedule
+    top = max(sizes)
+    if rules.hand_sizes is not None or rules.sequence is HandSequence.FIXED:
+        low = min(sizes)
+        hands = (
+            f"{len(sizes)} hands of {low} to {top} cards"
+            if low != top
+            else f"{len(sizes)} hands of {top} cards"
+        )
+    else:
+        run = {
+            "down-up": f"{top} cards down to 1 and back up",
+            "up-down": f"1 card up to {top} and back down",
+            "down": f"{top} cards down to 1",
+            "up": f"1 card up to {top}",
+        }.get(rules.sequence.value, f"up to {top} cards")
+        hands = f"{len(sizes)} hands: {run}"
+    parts = [hands, _PRESET_TRUMP.get(rules.trump.value, "trump " + rules.trump.value)]
+    parts.append("the hook" if rules.hook else "no hook")
+    if rules.bid_changes:
+        parts.append("bids may be changed")
+    if rules.bidding is Bidding.SIMULTANEOUS:
+        parts.append("sealed bids")
+    scoring = next((line for line in describe_rules(rules) if line.startswith("Scoring: ")), None)
+    if scoring is not None:
+        parts.append(scoring.removeprefix("Scoring: ").split(";")[0].rstrip("."))
+    else:
+        words = VALUE_HELP["scoring"].get(rules.scoring.value)
+        parts.append(f"{rules.scoring.value} scoring" + (f": {words}" if words else ""))
+    if rules.tie_break.value == "most-exact":
+        parts.append("a tie goes to more exact bids")
+    elif rules.tie_break.value == "extra-hands":
+        parts.append("a tie is played off")
+    return "; ".join(parts)
+
+
+_PRESET_TRUMP: Final = {
+    "turn": "turned trump",
+    "rotate": "trump goes round the suits",
+    "fixed": "the same trump every hand",
+    "bidder": "the highest bidder names trump",
+    "none": "no trump",
+}
+
+
+def _field_type(name: str) -> tuple[object, bool]:
+    """The type of a ``Rules`` field without ``None``, and whether it may be None."""
+    hint = typing.get_type_hints(Rules)[name]
+    args = typing.get_args(hint)
+    if type(None) in args:
+        rest = [a for a in args if a is not type(None)]
+        return rest[0], True
+    return hint, False
+
+
+def option_choices(name: str) -> tuple[str, ...] | None:
+    """The words a rule option takes when they are a short list (yes/no, a
+    kind, a suit), read from its field's type; None for numbers and lists.
+
+    >>> option_choices("first_lead"), option_choices("hook"), option_choices("hand_sizes")
+    (('left', 'dealer'), ('yes', 'no'), None)
+    """
+    kind, _ = _field_type(name)
+    if kind is bool:
+        return ("yes", "no")
+    if isinstance(kind, type) and issubclass(kind, StrEnum):
+        return tuple(m.value for m in kind)
+    if kind is Suit:
+        return tuple(s.letter for s in reversed(Suit))
+    if name == "players":
+        return tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    return None
+
+
+def option_values(name: str) -> str:
+    """The values a rule option takes, in words, from its field's type (and,
+    for an option that may be unset, the word for unset from ``Rules``).
+
+    >>> option_values("bidding")
+    'one of sequential (in turn, the dealer last), simultaneous (sealed, all at once)'
+    >>> option_values("first_dealer")
+    'draw, or a seat number from 1 to the number of players'
+    """
+    kind, optional = _field_type(name)
+    choices = option_choices(name)
+    if name == "players":
+        text = f"{MIN_PLAYERS} to {MAX_PLAYERS}"
+    elif choices is not None and kind is bool:
+        text = "yes or no"
+    elif choices is not None and kind is Suit:
+        text = f"{', '.join(choices[:-1])} or {choices[-1]}"
+    elif choices is not None:
+        meanings = VALUE_HELP.get(name, {})
+        text = "one of " + ", ".join(f"{c} ({meanings[c]})" if c in meanings else c for c in choices)
+    elif name == "first_dealer":
+        text = "a seat number from 1 to the number of players"
+    elif name == "teams":
+        text = "teams separated by commas, each its seat numbers (from 1) joined by +, e.g. 1+3,2+4"
+    elif typing.get_origin(kind) is tuple and typing.get_args(kind)[0] is int:
+        text = "whole numbers separated by commas"
+    elif typing.get_origin(kind) is tuple:
+        text = "suits (S, H, D, C) and NT for no trump, separated by commas, e.g. S,D,C,H"
+    elif kind is int:
+        text = "a whole number, at least 1"
+    else:  # pragma: no cover - a new kind of field: word it above
+        raise TypeError(f"no words for the values of rule option {name!r}")
+    if optional:
+        unset = Rules().options()[name.replace("_", "-")]
+        if name == "start_cards":
+            unset += f" ({_auto_start_words()})"
+        text = f"{unset}, or {text[0].lower()}{text[1:]}"
+    return text
+
+
+def _auto_start_words() -> str:
+    """``10 cards for 3 to 5 players, 8 for 6, 7 for 7``: the largest hand
+    when none is set, read from the rules for each number of players."""
+    groups: list[tuple[int, list[int]]] = []
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        top = max(Rules(players=n).schedule)
+        if groups and groups[-1][0] == top:
+            groups[-1][1].append(n)
+        else:
+            groups.append((top, [n]))
+    parts = []
+    for i, (top, counts) in enumerate(groups):
+        who = str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+        parts.append(f"{top} cards for {who} players" if i == 0 else f"{top} for {who}")
+    australian = max(Rules(players=5, deck=Deck.AUSTRALIAN).schedule)
+    return ", ".join(parts) + f"; {australian} on an Australian pack"
+
+
+def option_help(name: str) -> str:
+    """A rule option's help: what it does, then the values it takes.
+
+    >>> option_help("hook")
+    'the hook: the last bidder may not make the bids add up to the number of tricks: yes or no'
+    """
+    return f"{OPTION_HELP[name]}: {option_values(name)}"
+
+
 # --- Cards ---
 
 
@@ -66,6 +354,29 @@ def card_words(card: Card) -> str:
     """
     rank = _RANK_WORDS.get(card.rank, card.rank.symbol)
     return f"{rank} of {suit_word(card.suit)}"
+
+
+_WORD_RANKS = {word: rank for rank, word in _RANK_WORDS.items()}
+_CARD_WORDS = re.compile(r"(?:the\s+)?(\w+)\s+of\s+(\w+)")
+
+
+def card_from_words(text: str) -> Card | None:
+    """The card ``card_words`` names, read back (``the queen of spades``,
+    ``10 of hearts``); None when the text is not in that form.
+
+    >>> card_from_words("the queen of spades"), card_from_words("10 of Hearts"), card_from_words("QS")
+    (Card.parse("QS"), Card.parse("10H"), None)
+    """
+    found = _CARD_WORDS.fullmatch(text.strip().lower())
+    if found is None:
+        return None
+    rank_word, suit_word_ = found.groups()
+    rank = _WORD_RANKS.get(rank_word)
+    symbol = rank.symbol if rank is not None else rank_word
+    try:
+        return Card.parse(symbol + Suit.parse(suit_word_).letter)
+    except ValueError:
+        return None
 
 
 def sort_hand(cards: Sequence[Card]) -> list[Card]:
@@ -92,25 +403,25 @@ def hand_words(cards: Sequence[Card]) -> str:
 
 def _schedule_words(rules: Rules) -> str:
     sizes = rules.schedule
-    count = f"{len(sizes)} hand{'s' if len(sizes) != 1 else ''}"
+    count = plural(len(sizes), "hand")
     top = max(sizes)
+    cards = plural(top, "card")
     if rules.hand_sizes is None:
         match rules.sequence:
             case HandSequence.DOWN_UP:
-                return (
-                    f"{count}: {top} cards each, then one fewer each hand down to 1, then back up to {top}."
-                )
+                return f"{count}: {cards} each, then one fewer each hand down to 1, then back up to {top}."
             case HandSequence.UP_DOWN:
                 return f"{count}: 1 card each, then one more each hand up to {top}, then back down to 1."
             case HandSequence.DOWN:
-                return f"{count}: {top} cards each, then one card fewer each hand down to 1."
+                return f"{count}: {cards} each, then one card fewer each hand down to 1."
             case HandSequence.UP:
                 return f"{count}: 1 card each, then one more each hand up to {top}."
             case HandSequence.FIXED:
-                return f"{count} of {top} cards each."
+                return f"{count} of {cards} each."
     if len(set(sizes)) == 1:
-        return f"{count} of {top} card{'s' if top != 1 else ''} each."
-    return f"{count}, of {', '.join(str(s) for s in sizes)} cards each."
+        return f"{count} of {cards} each."
+    listed = ", ".join(str(s) for s in sizes[:-1]) + f" and {sizes[-1]}"
+    return f"{count}, of {listed} cards each."
 
 
 def _scoring_words(rules: Rules) -> list[str]:
@@ -172,7 +483,7 @@ def describe_rules(rules: Rules, names: Sequence[str] | None = None) -> list[str
     if rules.teams is not None:
 
         def who(seat: int) -> str:
-            return names[seat] if names is not None else f"seat {seat}"
+            return names[seat] if names is not None else f"seat {seat_number(seat)}"
 
         teams = " against ".join(" and ".join(who(s) for s in team) for team in rules.teams)
         out.append(f"Teams: {teams}. Everyone bids and scores alone; the team's total decides.")
@@ -182,7 +493,7 @@ def describe_rules(rules: Rules, names: Sequence[str] | None = None) -> list[str
             "The first dealer is drawn: the highest card deals (a tie draws again). The deal passes left."
         )
     else:
-        first = names[rules.first_dealer] if names is not None else f"seat {rules.first_dealer}"
+        first = names[rules.first_dealer] if names is not None else f"Seat {seat_number(rules.first_dealer)}"
         out.append(f"{first} deals first; the deal passes to the left.")
     match rules.trump:
         case TrumpMode.TURN:
@@ -252,11 +563,13 @@ def describe_rules(rules: Rules, names: Sequence[str] | None = None) -> list[str
     return out
 
 
-def rules_title(rules: Rules) -> str:
+def rules_title(rules: Rules, names: Sequence[str] | None = None) -> str:
     """``pagat rules, 4 players``, or the nearest preset and the options changed:
-    ``pagat rules with hook no, 4 players``."""
+    ``pagat rules with hook no, 4 players``. Seats in the options (first dealer,
+    teams) are named, or numbered from 1."""
     name = min(PRESETS, key=lambda p: len(rules.differences(PRESETS[p])))
-    changes = rules.differences(PRESETS[name])
+    worded = rule_options_for_people(rules, names)
+    changes = {k: worded[k] for k in rules.differences(PRESETS[name])}
     changes.pop("players", None)
     extra = f" with {', '.join(f'{k} {v}' for k, v in changes.items())}" if changes else ""
     return f"{name} rules{extra}, {rules.players} players"
@@ -359,7 +672,9 @@ def result_lines(result: HandResult, totals: Sequence[int], names: Sequence[str]
     for s, name in enumerate(names):
         bid, took, score = result.bids[s], result.tricks[s], result.scores[s]
         mark = "made" if bid == took else "missed (blob)"
-        out.append(f"  {name:<{width}}  bid {bid}, took {took}, {mark}: {score} points, total {totals[s]}")
+        out.append(
+            f"  {name:<{width}}  bid {bid}, took {took}, {mark}: {plural(score, 'point')}, total {totals[s]}"
+        )
     return out
 
 
@@ -391,8 +706,8 @@ def standings_lines(rules: Rules, obs: Observation, names: Sequence[str]) -> lis
     table = standings(rules, obs.totals, obs.exact)
     out = []
     for row in table:
-        exact = f"{row.exact} exact bid{'s' if row.exact != 1 else ''}"
-        out.append(f"{row.place}. {side_name(row.seats, names)}: {row.total} points, {exact}")
+        exact = plural(row.exact, "exact bid")
+        out.append(f"{row.place}. {side_name(row.seats, names)}: {plural(row.total, 'point')}, {exact}")
     out.extend(tie_break_lines(rules, obs, names, table))
     if rules.scoring is Scoring.OKENUFF:
         nets = [sum(t - u for u in obs.totals) for t in obs.totals]  # R-SETTLE
@@ -407,16 +722,16 @@ def tie_break_lines(rules: Rules, obs: Observation, names: Sequence[str], table:
     level = [row for row in table if row.total == table[0].total]
     extra = sum(1 for r in obs.results if r.extra)
     if extra:
-        hands = f"{extra} extra hand{'s' if extra != 1 else ''}"
+        hands = plural(extra, "extra hand")
         out.append(f"The lead was tied after the last scheduled hand: {hands} broke the tie.")
     if len(first) > 1:
         tied = " and ".join(side_name(row.seats, names) for row in first)
         why = "and the same number of exact bids" if rules.tie_break is TieBreak.MOST_EXACT else ""
-        out.append(f"{tied} share first place with {first[0].total} points {why}".rstrip() + ".")
+        out.append(f"{tied} share first place with {plural(first[0].total, 'point')} {why}".rstrip() + ".")
     elif len(level) > 1:
         winner = side_name(first[0].seats, names)
         out.append(
-            f"{len(level)} sides have {table[0].total} points; {winner} wins on exact bids "
+            f"{len(level)} sides have {plural(table[0].total, 'point')}; {winner} wins on exact bids "
             f"({first[0].exact} against {max(r.exact for r in level[1:])})."
         )
     if len(first) == 1:

@@ -44,7 +44,7 @@ def test_simulate_every_preset_prints_a_summary(capsys: pytest.CaptureFixture[st
     assert code == 0 and err == ""
     assert out.startswith("3 matches, ")
     rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit() and "%" in line]
-    assert [r[0] for r in rows] == [str(s) for s in range(int(players))]  # one row per seat
+    assert [r[0] for r in rows] == [str(s) for s in range(1, int(players) + 1)]  # one row per seat, from 1
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -87,7 +87,9 @@ def test_simulate_json_counts_games_and_hands(capsys: pytest.CaptureFixture[str]
             {"scoring": "squares", "tie-break": "most-exact"},
         ),
         (["--sequence", "up", "--start-cards", "3"], {"sequence": "up", "start-cards": "3"}),
-        (["--teams", "0+2,1+3", "--first-lead", "dealer"], {"teams": "0+2,1+3", "first-lead": "dealer"}),
+        # Seats typed from 1 on the command line; the rules (and records) count from 0.
+        (["--teams", "1+3,2+4", "--first-lead", "dealer"], {"teams": "0+2,1+3", "first-lead": "dealer"}),
+        (["--first-dealer", "2"], {"first-dealer": "1"}),
     ],
 )
 def test_simulate_options_reach_the_rules(
@@ -175,7 +177,10 @@ BAD_OPTIONS = [
     (["--bidding", "simultaneous"], "hook"),
     (["--hand-sizes", "2,x"], "hand-sizes"),  # named as the flag is spelled, not "hand_sizes"
     (["--tie-break", "coin"], "tie-break"),
-    (["--first-dealer", "7"], "first dealer"),
+    (["--first-dealer", "7"], "a seat number from 1 to 4"),
+    (["--first-dealer", "0"], "a seat number from 1 to 4"),
+    (["--teams", "0+2,1+3"], "put each seat 1 to 4 in exactly one"),
+    (["--teams", "1+3,x"], "joined by +"),
     (["--preset", "bridge"], "preset"),
     (["--games", "0"], "--games"),
 ]

@@ -146,8 +146,8 @@ def sheet(tmp_path: Path, argv: list[str], name: str = "sheet.pdf") -> Path:
 
 def test_blank_pagat_sheet_has_a_row_per_hand_with_size_and_dealer(tmp_path: Path) -> None:
     # R-SEQ-DOWNUP: 4 players play 19 hands, 10 down to 1 and back up to 10.
-    # R-DEALER-ROTATE: the deal passes left each hand; the first player named deals first.
-    out = sheet(tmp_path, ["--players", "Ann,Bob,Cid,Dee", "--preset", "pagat"])
+    # R-DEALER-ROTATE: the deal passes left each hand from the dealer given (seat 1: Ann).
+    out = sheet(tmp_path, ["--names", "Ann,Bob,Cid,Dee", "--preset", "pagat", "--dealer", "1"])
     pages = pdf_text(out)
     assert len(pages) == 1
     rows = rows_of(pages[0])
@@ -156,7 +156,7 @@ def test_blank_pagat_sheet_has_a_row_per_hand_with_size_and_dealer(tmp_path: Pat
     assert [r[2] for r in rows] == [NAMES4[k % 4] for k in range(19)]
     assert all(r[3] == [] for r in rows)  # blank: nothing to read but hand, cards and dealer
     text = pages[0]
-    assert "Oh Hell score sheet: pagat rules, 4 players" in text
+    assert "Oh Hell score sheet: pagat rules, 4 players" in text and "Ann deals first" in text
     # a column group per player: the names in seat order over four columns each
     heads = [line for line in text.splitlines() if "Ann" in line and "Dee" in line and "Bob" in line]
     assert heads and heads[0].split() == NAMES4
@@ -166,6 +166,21 @@ def test_blank_pagat_sheet_has_a_row_per_hand_with_size_and_dealer(tmp_path: Pat
     assert (
         "Hook: the dealer" in text and "10 + the bid" in text and "R-" not in text
     )  # footer: R-SC-PAGAT, R-HOOK
+
+
+def test_a_blank_sheet_names_no_dealer_when_the_rules_draw(tmp_path: Path) -> None:
+    # R-DEALER-DRAW (pagat): nobody knows the first dealer before the draw, so the
+    # sheet names none; the rows are still there, the dealer column blank to fill in.
+    # --players with names is the old spelling of --names and still works.
+    out = sheet(tmp_path, ["--players", "Ann,Bob,Cid,Dee", "--preset", "pagat"])
+    text = pdf_text(out)[0]
+    assert "The first dealer is drawn" in text and "deals first" not in text
+    lines = [line.split() for line in text.splitlines() if re.match(r"^\s*\d+\s+\d+\s*$", line)]
+    assert [int(cells[1]) for cells in lines] == [*range(10, 0, -1), *range(2, 11)]  # hand, cards, no dealer
+    # common lets the players choose the first dealer: seat 1 unless --dealer says otherwise.
+    out = sheet(tmp_path, ["--names", "Ann,Bob,Cid,Dee", "--preset", "common"], "common.pdf")
+    assert "Ann deals first" in pdf_text(out)[0]
+    assert [r[2] for r in rows_of(pdf_text(out)[0])[:2]] == ["Ann", "Bob"]
 
 
 def test_blank_sheet_renders_a_ruled_landscape_page(tmp_path: Path) -> None:
@@ -193,7 +208,7 @@ def test_the_dealer_and_the_paper_are_options(tmp_path: Path) -> None:
 
 def test_a_rule_option_changes_the_rows(tmp_path: Path) -> None:
     # R-SEQ-UP with 5 players; R-TRUMP-ROTATE shows each hand's trump; R-SEQ-FIXED for a count of players.
-    out = sheet(tmp_path, ["--players", "A,B,C,D,E", "--sequence", "up", "--trump", "rotate"])
+    out = sheet(tmp_path, ["--names", "A,B,C,D,E", "--sequence", "up", "--trump", "rotate", "--dealer", "A"])
     rows = rows_of(pdf_text(out)[0])
     assert [r[1] for r in rows] == list(range(1, 11))
     rotation = PRESETS["pagat"].trump_rotation
@@ -203,21 +218,23 @@ def test_a_rule_option_changes_the_rows(tmp_path: Path) -> None:
     else:  # pragma: no cover - depends on the machine
         expected = [s.letter if s is not None else "NT" for s in rotation]
     assert [r[3] for r in rows[:4]] == [[t] for t in expected]
-    out = sheet(tmp_path, ["--players", "3", "--sequence", "fixed", "--fixed-hands", "4"], "three.pdf")
+    argv = ["--players", "3", "--sequence", "fixed", "--fixed-hands", "4", "--dealer", "1"]
+    out = sheet(tmp_path, argv, "three.pdf")
     rows = rows_of(pdf_text(out)[0])
     assert [(r[1], r[2]) for r in rows] == [(10, "Player"), (10, "Player"), (10, "Player"), (10, "Player")]
 
 
 def test_tie_break_hands_get_spare_rows(tmp_path: Path) -> None:
     # R-TIE-EXTRA (classic-tens): two spare lines for hands of the last size after the 19.
-    out = sheet(tmp_path, ["--players", "Ann,Bob,Cid,Dee", "--preset", "classic-tens"])
+    out = sheet(tmp_path, ["--names", "Ann,Bob,Cid,Dee", "--preset", "classic-tens", "--dealer", "Ann"])
     rows = rows_of(pdf_text(out)[0])
     assert len(rows) == 21
     assert [r[:3] for r in rows[-2:]] == [("tie", 10, "Dee"), ("tie", 10, "Ann")]
 
 
 def test_seven_players_and_25_hands_fit_one_readable_page(tmp_path: Path) -> None:
-    argv = ["--players", ",".join(NAMES7), "--sequence", "fixed", "--fixed-hands", "25", "--start-cards", "7"]
+    argv = ["--names", ",".join(NAMES7), "--sequence", "fixed", "--fixed-hands", "25", "--start-cards", "7"]
+    argv += ["--dealer", "1"]
     out = sheet(tmp_path, argv)
     pages = pdf_text(out)
     assert len(pages) == 1
@@ -232,7 +249,7 @@ def test_seven_players_and_25_hands_fit_one_readable_page(tmp_path: Path) -> Non
 
 def test_a_long_game_flows_to_a_second_page_with_the_header_repeated(tmp_path: Path) -> None:
     sizes = ",".join(["5"] * 40)
-    out = sheet(tmp_path, ["--players", ",".join(NAMES7), "--hand-sizes", sizes])
+    out = sheet(tmp_path, ["--names", ",".join(NAMES7), "--hand-sizes", sizes, "--dealer", "1"])
     pages = pdf_text(out)
     assert len(pages) == 2
     numbers = [r[0] for page in pages for r in rows_of(page)]
@@ -357,6 +374,8 @@ def test_sheet_rows_follow_the_scorekeeper() -> None:
         (["--players", "Ann,Bob,Cid,Dee,Eve", "--preset", "okenuff"], "exactly 4 players"),
         (["--names", "Ann,Bob,Cid", "--players", "4"], "4 players, but 3 names"),
         (["--players", "Ann,Bob,Cid", "--names", "Ann,Bob,Cid"], "give the names once"),
+        (["--names", "Ann,Bob,Cid", "--dealer", "4"], "seats are numbered 1 to 3"),
+        (["--names", "Ann,Bob,Cid", "--first-dealer", "0"], "a seat number from 1 to 3"),
         (["--players", "Ann,Bob,ann"], "the same name"),
         (["--players", "Ann,Bob,Cid", "--dealer", "Zed"], "not one of the players"),
         (["--preset", "common"], "who plays?"),

@@ -19,6 +19,14 @@ from ohhell.scorekeeper import ScoreGame
 from ohhell.scorekeeper.text import chart_text, sheet_text, standings_text
 
 
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Sheets without a file are saved under $OHHELL_HOME: a folder of the test's own."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("OHHELL_HOME", str(home))
+    return home
+
+
 def run(argv: list[str], lines: list[str]) -> tuple[int, str]:
     out = io.StringIO()
     code = main(argv, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out)
@@ -154,8 +162,16 @@ def test_command_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     path.write_text("{}")
     assert run(["--file", str(path)], [])[0] == 2
     assert "not an ohhell-scoresheet" in capsys.readouterr().err
-    assert run(["--file", str(path), "--scoring", "tens"], [])[0] == 2
-    assert "holds a game already" in capsys.readouterr().err
+    real = tmp_path / "real.json"
+    run([*SHORT, "--names", "A,B,C", "--dealer", "A", "--file", str(real)], ["quit"])
+    assert run(["--file", str(real), "--scoring", "tens"], [])[0] == 2
+    err = capsys.readouterr().err
+    assert "holds another game: its rules have scoring tricks-bonus" in err
+    assert f"To continue it: ohhell score --file {real}" in err
+    assert run(["--file", str(real), "--names", "A,B,D"], [])[0] == 2
+    assert "its players are A, B, C" in capsys.readouterr().err
+    assert run(["--file", str(real), "--dealer", "2"], [])[0] == 2
+    assert "A deals first in it" in capsys.readouterr().err
     assert run(["--names", "A,B,C", "--scoring", "frogs"], [])[0] == 2
     assert "expected one of" in capsys.readouterr().err
 
@@ -206,3 +222,99 @@ def test_registers_as_a_subcommand(
     monkeypatch.setattr(sys, "stdin", io.StringIO("2\nquit\n"))
     assert args.func(args) == 0
     assert "Hand 1 of 2: 5 cards each. B deals; C bids first" in capsys.readouterr().out
+
+
+def test_the_command_it_prints_continues_the_sheet_and_so_does_the_first(tmp_path: Path) -> None:
+    # The first command, run again, resumes; so does the shorter one printed on quitting.
+    path = tmp_path / "tuesday.json"
+    first = [*SHORT, "--names", "Ann,Bob,Cid,Dee", "--dealer", "Dee", "--file", str(path)]
+    code, text = run(first, ["1", "quit"])
+    assert code == 0
+    printed = f"ohhell score --file {path}"
+    assert f"The sheet is saved in {path}. To continue it: {printed}" in text
+    code, text = run(first, ["1", "quit"])  # the same command again
+    assert code == 0 and f"Resuming the game in {path}." in text and "Refused" not in text
+    code, text = run(printed.split()[2:], ["1", "quit"])  # the command it printed
+    assert code == 0 and f"Resuming the game in {path}." in text
+    assert ScoreGame.from_json(path.read_text()).entries[0].bids == (1, 1, 1, None)
+
+
+def test_a_sheet_without_a_file_is_warned_about_and_offered_a_save(tmp_path: Path, data_folder: Path) -> None:
+    argv = [*SHORT, "--names", "A,B,C", "--dealer", "A"]
+    target = tmp_path / "kept.json"
+    code, text = run(argv, ["1", "quit", str(target)])
+    assert code == 0
+    assert "Note: this sheet is not saved to a file. Type save FILE" in text
+    assert "The sheet is not saved. Save it? Type a file name, Enter for" in text
+    assert f"The sheet is saved in {target}. To continue it: ohhell score --file {target}" in text
+    assert ScoreGame.from_json(target.read_text()).entries[0].bids[1] == 1
+
+    code, text = run(argv, ["1", "quit", "no"])  # said no: nothing written
+    assert code == 0 and "The sheet was not saved." in text
+    assert not data_folder.exists()
+
+    code, text = run(argv, ["1", "quit", ""])  # Enter: the file offered, in the data folder
+    saved = sorted((data_folder / "sheets").glob("sheet-*.json"))
+    assert code == 0 and len(saved) == 1 and f"ohhell score --file {saved[0]}" in text
+
+    code, text = run(argv, ["1"])  # the input ends: saved anyway, never lost
+    assert code == 0 and "The input ended; the sheet was not saved yet, so it is saved in" in text
+    assert len(list((data_folder / "sheets").glob("sheet-*.json"))) == 2
+
+    code, text = run(argv, ["quit"])  # nothing entered: nothing to offer
+    assert code == 0 and "Save it?" not in text
+
+
+def test_save_starts_saving_after_every_entry(tmp_path: Path) -> None:
+    target = tmp_path / "later.json"
+    code, text = run([*SHORT, "--names", "A,B,C", "--dealer", "A"], ["1", f"save {target}", "0", "quit"])
+    assert code == 0
+    assert f"Saved in {target}, and from now on after every entry." in text
+    assert "Save it?" not in text  # saved already: quitting just says where
+    assert ScoreGame.from_json(target.read_text()).entries[0].bids == (None, 1, 0)
+    code, text = run([*SHORT, "--names", "A,B,C", "--dealer", "A"], ["1", f"save {target}", "quit", "no"])
+    assert f"{target} exists already: choose another name" in text
+
+
+def test_players_by_seat_number_from_1(tmp_path: Path) -> None:
+    # The dealer asked for by seat number; "revoke 3" is the third player, Cid (R-REVOKE).
+    code, text = run(
+        [*SHORT, "--names", "Ann,Bob,Cid"], ["4", "2", "1", "1", "0", "revoke 3", "rules", "quit", "no"]
+    )
+    assert code == 0
+    assert "Who deals first? A name or a seat number 1 to 3" in text
+    assert "there is no seat 4: seats are numbered 1 to 3" in text
+    assert "Hand 1 of 2: 5 cards each. Bob deals; Cid bids first" in text
+    assert "Revoke by Cid: -20." in text
+    # The sheet's rules name the dealer chosen at the start (Bob), not the
+    # preset's default, so the rules and the export agree with the hands.
+    assert "first-dealer: Bob" in text
+
+
+def test_plurals_and_the_charts_shared_totals() -> None:
+    from ohhell.rules import PRESETS
+
+    game = ScoreGame(PRESETS["common"].replace(hand_sizes=(3, 3)), ["Ann", "Bob", "Cid", "Dee"], 0)
+    for seat in game.current.bidding_order:  # type: ignore[union-attr]
+        game.bid(seat, 1 if seat in (1, 3) else 0)
+    game.tricks([0, 1, 1, 1])  # R-SC-TRICKS-BONUS: Ann 10, Bob 11, Cid 1 (missed), Dee 11
+    standings = standings_text(game)
+    assert "Bob: 11 points, 1 exact bid\n" in standings and "1 exact bids" not in standings
+    assert "Cid: 1 point, 0 exact bids" in standings
+    chart = chart_text(game, height=4)
+    assert "* several players, named below" in chart
+    assert "* at hand 1: Ann 10, Bob 11, Dee 11" in chart  # 10 and 11 fall on one line
+    assert "Totals after hand 1: Bob 11, Dee 11, Ann 10, Cid 1" in chart
+
+
+def test_the_export_names_one_first_dealer(tmp_path: Path) -> None:
+    # R-DEALER-DRAW (004, the players choose): the dealer chosen at the start is the one in the
+    # exported rules too (no "first-dealer: 0" beside "first_dealer: 2").
+    target = tmp_path / "sheet.json"
+    code, _ = run([*SHORT, "--names", "Ann,Bob,Cid", "--dealer", "Cid", "--file", str(target)], ["quit"])
+    assert code == 0
+    data = json.loads(target.read_text())
+    game = ScoreGame.from_json(target.read_text())
+    assert game.first_dealer == 2
+    assert game.rules.first_dealer == 2
+    assert '"first-dealer": "0"' not in json.dumps(data)

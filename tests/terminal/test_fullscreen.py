@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import html
 import io
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -24,6 +25,7 @@ from textual.widgets import RichLog, Static
 from ohhell import Action, Bid, Card, NameTrump, Observation, Phase, Play, Suit, TrumpMode, load, make_rules
 from ohhell.describe import sort_hand
 from ohhell.terminal.fullscreen.app import OhHellApp
+from ohhell.terminal.fullscreen.layout import need
 from ohhell.terminal.fullscreen.screens import FinalScreen, RulesScreen, ScoreScreen
 from ohhell.terminal.fullscreen.widgets import CARD_KEYS
 from ohhell.terminal.session import Next, Session
@@ -143,7 +145,7 @@ async def human_move(pilot: Any, app: OhHellApp, turn: int, *, click: bool) -> N
         if obs.devils_bridge:
             await (pilot.click("#card-0") if click else pilot.press("1"))
             return
-        index = sort_hand(obs.hand).index(action.card)  # type: ignore[arg-type]
+        index = app.slots.index(action.card)  # each card keeps the key it was dealt with
         await (pilot.click(f"#card-{index}") if click else pilot.press(CARD_KEYS[index]))
 
 
@@ -152,6 +154,7 @@ async def play_through(pilot: Any, app: OhHellApp, *, stop_after: int | None = N
     and clicks; check the screen for hidden cards at every stop."""
     turn = 0
     while True:
+        assert turn < 500, "the match does not end: a move is refused again and again"
         await settle(pilot, app)
         assert_nothing_hidden_shown(app)
         if isinstance(app.screen, FinalScreen):
@@ -268,9 +271,9 @@ def test_a_card_that_does_not_follow_is_refused(tmp_path: Path) -> None:
                     obs = session.observation()
                     if app.mode() == "play" and obs.trick:
                         led = obs.trick[0][1].suit
-                        cards = sort_hand(obs.hand)
-                        wrong = [i for i, c in enumerate(cards) if c.suit is not led]
-                        if wrong and any(c.suit is led for c in cards):
+                        cards = app.slots
+                        wrong = [i for i, c in enumerate(cards) if c is not None and c.suit is not led]
+                        if wrong and any(c is not None and c.suit is led for c in cards):
                             assert app.query_one(f"#card-{wrong[0]}").has_class("illegal")
                             before = session.moves
                             await pilot.press(CARD_KEYS[wrong[0]])
@@ -332,8 +335,16 @@ def test_hint_rules_and_score_sheet(tmp_path: Path) -> None:
                 if app.hinted is not None:
                     break
             assert isinstance(app.hinted, Play)
-            cards = sort_hand(session.observation().hand)
-            assert app.query_one(f"#card-{cards.index(app.hinted.card)}").has_class("hinted")
+            app_hint_card = app.hinted.card
+            slot = app.slots.index(app.hinted.card)
+            assert app.query_one(f"#card-{slot}").has_class("hinted")
+            assert app.cursor == slot and f"(key {CARD_KEYS[slot]}, or Enter)" in screen_text(app)
+            before = session.moves
+            await pilot.press("enter")  # Enter plays the hinted card
+            await settle(pilot, app)
+            log = session.state.log[before:]
+            played = [a for a in log if isinstance(a, Play) and a.seat == session.human]
+            assert played and played[0].card == app_hint_card
 
     run(go())
 
@@ -427,19 +438,24 @@ def test_two_digit_bids_and_arrow_keys(tmp_path: Path) -> None:
             while app.mode() != "play":
                 await human_move(pilot, app, 0, click=False)
                 await settle(pilot, app)
+            playable = [i for i, c in enumerate(app.slots) if c is not None and c in legal_cards(session)]
+            assert app.cursor == playable[0]  # the cursor starts on a playable card
+            await pilot.press("right", "right", "left")  # it moves over playable cards only
+            assert app.cursor == playable[1 % len(playable)]
+            assert app.query_one(f"#card-{app.cursor}").has_class("cursor")
+            await pilot.press("left")
+            chosen = app.slots[app.cursor]
             before = session.moves
-            await pilot.press("right", "right", "left")  # the cursor on the first card, then Enter plays it
-            assert app.query_one("#card-0").has_class("cursor")
-            playable = {a.card for a in session.observation().legal_actions if isinstance(a, Play)}
-            first = sort_hand(session.observation().hand)[0]
             await pilot.press("enter")
             await settle(pilot, app)
-            if first in playable:
-                assert session.moves > before
-            else:
-                assert "must follow" in (app.error or "")
+            mine = [a for a in session.state.log[before:] if isinstance(a, Play) and a.seat == session.human]
+            assert mine and mine[0].card == chosen
 
     run(go())
+
+
+def legal_cards(session: Session) -> set[Card | None]:
+    return {a.card for a in session.observation().legal_actions if isinstance(a, Play)}
 
 
 def test_the_hidden_card_check_catches_a_leak(tmp_path: Path) -> None:
@@ -470,3 +486,238 @@ def test_expert_bots_think_in_a_worker_thread(tmp_path: Path) -> None:
 
     run(go())
     assert session.is_over and set(session.kinds[1:]) == {"expert"}
+
+
+# --- Small windows, stable keys, the cursor, Enter, the ▶ marker, the trick's pause, the sheet ----------
+
+
+def cut_short(app: OhHellApp) -> list[str]:
+    """Lines of the screen with a word cut short (Rich's "…")."""
+    return [line for line in screen_text_lines(app) if "…" in line]
+
+
+def screen_text_lines(app: OhHellApp) -> list[str]:
+    svg = app.export_screenshot()
+    rows: dict[int, str] = {}
+    for line, text in re.findall(r'clip-path="url\(#[^)]*line-(\d+)\)">(.*?)</text>', svg, flags=re.S):
+        rows[int(line)] = rows.get(int(line), "") + html.unescape(text).replace("\xa0", " ")
+    return [rows[k] for k in sorted(rows)]
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_a_60_by_20_window_gets_the_compact_layout_with_nothing_cut(tmp_path: Path, players: int) -> None:
+    # The largest hand of the pagat preset (10 cards for 4, 7 for 7 players, R-START) and the
+    # bots' full names, in 60 columns and 20 rows.
+    top = 10 if players == 4 else 7
+    rules = make_rules("pagat", {"players": str(players), "hand-sizes": f"{top},{top - 1}"})
+    session = Session.new(rules, seed=3, name="Alexandra")
+    app = OhHellApp(session, pause=0, trick_pause=0)
+
+    async def go() -> None:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await settle(pilot, app)
+            assert app.layout == "compact" and app.screen.has_class("compact")
+            assert not cut_short(app)
+            text = screen_text(app)
+            for name in session.names:
+                assert name in text  # whole names, no "Ada (inter…"
+            assert not app.query_one("#log").display or not app.query_one("#log").region.width
+            assert len(app.slots) == top
+            for i, card in enumerate(app.slots):  # every card on the screen, inside its width
+                widget = app.query_one(f"#card-{i}")
+                assert card is not None and widget.region.right <= 60 and widget.region.width > 0
+            await pilot.press("l")  # the log in place of the players' table
+            assert app.query_one("#log").region.width > 40 and "Draw:" in screen_text(app)
+            await pilot.press("l")
+            await human_move(pilot, app, 0, click=False)
+            await play_through(pilot, app, stop_after=12)
+            while not isinstance(app.screen, ScoreScreen | FinalScreen):
+                await human_move(pilot, app, 0, click=False)
+                await settle(pilot, app)
+            assert isinstance(app.screen, ScoreScreen)
+            # The sheet shares the players among tables that fit; scroll down through it.
+            dialog = app.screen.query_one(".dialog")
+            seen = ""
+            for y in range(0, dialog.max_scroll_y + 1, 5):
+                dialog.scroll_to(y=y, animate=False)
+                await pilot.pause()
+                assert not cut_short(app)
+                seen += screen_text(app)
+            assert all(name in seen for name in session.names)
+
+    run(go())
+
+
+def test_a_window_too_small_says_so_and_the_table_comes_back(tmp_path: Path) -> None:
+    session = Session.new(make_rules("pagat", {"hand-sizes": "10,9"}), seed=3)
+    app = OhHellApp(session, pause=0, trick_pause=0)
+
+    async def go() -> None:
+        async with app.run_test(size=(40, 15)) as pilot:
+            await settle(pilot, app)
+            text = " ".join(screen_text(app).split())  # the notice wraps in 40 columns
+            assert "Make the window larger." in text and "40 columns by 15 rows" in text
+            least = need(session.rules, session.names, session.kinds, "compact")
+            assert least.width > 40 and least.height > 15
+            assert f"the table needs at least {least.width} columns and {least.height} rows" in text
+            before = session.moves
+            await pilot.press("1", "enter")  # the game's keys wait for a window that shows the table
+            assert session.moves == before and not cut_short(app)
+            await pilot.resize_terminal(100, 30)
+            await settle(pilot, app)
+            assert app.layout == "full" and "Make the window larger" not in screen_text(app)
+            legal = [a.bid for a in session.observation().legal_actions if isinstance(a, Bid)]
+            bid = next(b for b in legal if b == 0 or 10 * b > 10)  # one key bids it
+            await pilot.press(str(bid))
+            await settle(pilot, app)
+            assert session.observation().bids[session.human] == bid
+
+    run(go())
+
+
+def test_card_keys_stay_with_their_cards_and_the_cursor_skips_what_cannot_be_played(tmp_path: Path) -> None:
+    # R-FOLLOW makes some cards unplayable; the cursor never stops on them.
+    for seed in range(1, 40):
+        session = Session.new(make_rules("pagat", {"hand-sizes": "6"}), seed=seed)
+        app = OhHellApp(session, pause=0, trick_pause=0)
+        checked: list[bool] = []
+
+        async def go(app: OhHellApp = app, session: Session = session, checked: list[bool] = checked) -> None:
+            async with app.run_test(size=SIZE) as pilot:
+                dealt: list[Card | None] = []
+                for _ in range(40):
+                    await settle(pilot, app)
+                    if isinstance(app.screen, ScoreScreen | FinalScreen):
+                        return
+                    if app.mode() == "play":
+                        dealt = dealt or list(app.slots)
+                        # every card still held is in the slot (and under the key) it was dealt to
+                        for i, card in enumerate(app.slots):
+                            assert card is None or card == dealt[i]
+                            label = app.query_one(f"#card-{i}", Static).content
+                            assert card is None or str(label).startswith(CARD_KEYS[i])
+                        legal = legal_cards(session)
+                        playable = [i for i, c in enumerate(app.slots) if c is not None and c in legal]
+                        assert app.cursor == playable[0]  # the cursor starts on a playable card
+                        if len(playable) < sum(c is not None for c in app.slots):
+                            for step in range(1, len(playable) + 1):
+                                await pilot.press("right")
+                                assert app.cursor == playable[step % len(playable)]
+                            gone = [i for i, c in enumerate(app.slots) if c is None]
+                            if gone:  # the key of a card played plays nothing, and says why
+                                before = session.moves
+                                await pilot.press(CARD_KEYS[gone[0]])
+                                assert session.moves == before and "was played" in (app.error or "")
+                                app.error = None
+                                checked.append(True)
+                                return
+                    await human_move(pilot, app, 0, click=False)
+
+        run(go())
+        if checked:
+            return
+    pytest.fail("no deal had a card played, then an unplayable card")
+
+
+def test_enter_takes_the_hinted_bid(tmp_path: Path) -> None:
+    session = Session.new(make_rules("pagat", {"hand-sizes": "3,2"}), seed=5, hint_seconds=0.02)
+    app = OhHellApp(session, pause=0, trick_pause=0)
+    app_bid: int | None = None
+
+    # The hinted bid is known only once the hint arrives: read it then.
+    async def go_and_read() -> None:
+        nonlocal app_bid
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("h")
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if app.hinted is not None:
+                    break
+            assert isinstance(app.hinted, Bid) and "(Enter takes it)" in screen_text(app)
+            app_bid = app.hinted.bid
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert session.observation().bids[session.human] == app_bid
+
+    run(go_and_read())
+
+
+def test_the_turn_marker_stays_with_you_while_you_may_change_your_bid(tmp_path: Path) -> None:
+    # R-BID-CHANGE: after your bid the next bidder waits for your keep or change.
+    rules = make_rules("pagat", {"hand-sizes": "3,2", "first-dealer": "3"})  # seat 0 bids first
+    session = Session.new(rules, seed=2, save_path=tmp_path / "m.ohr")
+    app = OhHellApp(session, pause=0, trick_pause=0)
+
+    def marked() -> list[str]:
+        return [line.split("▶")[1].split()[0] for line in screen_text_lines(app) if "▶" in line]
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert marked() == ["You"]
+            await pilot.press("1")
+            await settle(pilot, app)
+            assert app.mode() == "change" and marked() == ["You"]  # not yet on Ada
+            await pilot.press("enter")  # keep
+            await settle(pilot, app)
+            assert session.observation().bids[1] is not None  # kept: Ada has bid since
+
+    run(go())
+
+
+def test_a_finished_trick_waits_for_enter_when_told_to(tmp_path: Path) -> None:
+    # --trick-pause key: the trick stays however long it takes to read it.
+    session = Session.new(make_rules("pagat", {"hand-sizes": "2"}), seed=6)
+    app = OhHellApp(session, pause=0, trick_pause=math.inf)
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(30):
+                await settle(pilot, app)
+                if app.mode() == "continue":
+                    for _ in range(20):  # nothing moves on by itself
+                        await pilot.pause(0)
+                    assert app.mode() == "continue" and "wins" in screen_text(app)
+                    await pilot.press("enter")
+                    await settle(pilot, app)
+                    assert app.mode() != "continue"
+                    return
+                await human_move(pilot, app, 0, click=False)
+            pytest.fail("no trick was shown")
+
+    run(go())
+
+
+def test_the_score_sheet_says_its_name_once_and_its_numbers_stand_under_the_names(tmp_path: Path) -> None:
+    from ohhell.terminal.fullscreen.widgets import score_sheets
+
+    session = Session.new(make_rules("pagat", {"hand-sizes": "2,1"}), seed=4, name="Alexandra")
+    app = OhHellApp(session, pause=0, trick_pause=0)
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("s")
+            await pilot.pause()
+            assert isinstance(app.screen, ScoreScreen)
+            assert screen_text(app).count("Score sheet") == 1
+            await pilot.press("enter")
+            await play_through(pilot, app)
+
+    run(go())
+    results, names = session.state.results, session.names
+    for width in (100, 60, 40):
+        for table in score_sheets(results, names, width):
+            console = Console(width=width, file=io.StringIO(), record=True)
+            console.print(table)
+            lines = console.export_text().splitlines()
+            head = next(i for i, line in enumerate(lines) if "b/t" in line)
+            legend, name_line, first_row = lines[head], lines[head - 1], lines[head + 2]
+            for start in [m.start() for m in re.finditer("b/t", legend)]:
+                end = legend.index("tot", start) + 3
+                cell = first_row[start:end]
+                assert re.fullmatch(r"\s*\d+/\d+[ *]\s+-?\d+\s+-?\d+", cell), (legend, first_row)
+                name = name_line[start - 2 : end + 2].strip()
+                assert name in names  # the name over its own numbers
+            assert len(lines[head - 1]) <= width

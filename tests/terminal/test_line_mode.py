@@ -405,7 +405,10 @@ def test_ctrl_c_saves_every_action(tmp_path: Path) -> None:
 def test_command_line_errors_say_why(tmp_path: Path) -> None:
     save = str(tmp_path / "m.ohr")
     cases = [
-        (["--seat", "7"], "your seat must be from 0 to 3"),
+        (["--seat", "7"], "your seat must be from 1 to 4"),
+        (["--seat", "0"], "your seat must be from 1 to 4 (seats are counted clockwise from 1)"),
+        (["--first-dealer", "0"], "a seat number from 1 to 4"),
+        (["--trick-pause", "-1"], "cannot be negative"),
         (["--bots", "random,random"], "one bot level, or one for each of the 3 opponents"),
         (["--level", "grandmaster"], "unknown bot level 'grandmaster'"),
         (["--bots", "random", "--level", "random"], "give --bots or --level, not both"),
@@ -481,3 +484,87 @@ def test_a_script_repeating_a_refused_answer_is_stopped_and_saved(tmp_path: Path
     assert done.stdout.count("You may not bid 1") <= MAX_ANSWERS  # bounded output, not a loop
     state = load(path).replay()
     assert state.phase is Phase.BID  # saved at the refused bid, every earlier action kept
+
+
+# --- Seats from 1, the resume question, the hint's words ---------------------------------------------------
+
+
+def test_seats_are_counted_from_1(tmp_path: Path) -> None:
+    done = ohhell(
+        "--plain",
+        "--hand-sizes",
+        "1",
+        "--seed",
+        "1",
+        "--seat",
+        "2",
+        "--name",
+        "Zoe",
+        "--first-dealer",
+        "2",
+        "--new",
+        "--save",
+        str(tmp_path / "m.ohr"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        "You are Zoe, in seat 2. Seats, clockwise: 1 Ada (intermediate), 2 Zoe (you), 3 Bruno" in done.stdout
+    )
+    assert ", first-dealer Zoe, 4 players" in done.stdout  # --first-dealer 2: the second seat, Zoe
+    assert load(tmp_path / "m.ohr").rules.first_dealer == 1 and load(tmp_path / "m.ohr").seats[1] == "Zoe"
+
+
+def test_a_saved_match_is_offered_for_resuming(tmp_path: Path) -> None:
+    env = {"OHHELL_HOME": str(tmp_path / "home")}
+    current = tmp_path / "home" / "current.ohr"
+    start = ohhell("--hand-sizes", "2,1", "--seed", "5", "--level", "random", env=env, stdin="0\n")
+    assert start.returncode == 0 and "The input ended" in start.stdout
+    saved = load(current).actions
+
+    # Enter (or y) resumes: the saved match goes on, nothing is kept aside.
+    again = ohhell("--hand-sizes", "3", env=env, stdin="\n")
+    assert "An unfinished match is saved in" in again.stdout and "hand 1 of 2" in again.stdout
+    assert "Resume it? [Y/n]" in again.stdout and "Resuming the match at hand 1." in again.stdout
+    assert load(current).actions[: len(saved)] == saved
+    assert not [p for p in current.parent.iterdir() if p.name.startswith("current-")]
+
+    # n starts a new match and keeps the saved one aside.
+    new = ohhell("--hand-sizes", "1", "--seed", "2", env=env, stdin="x\nn\n")
+    assert "Please answer y (resume) or n (a new match)." in new.stdout
+    assert "The previous match at" in new.stderr and "is kept as" in new.stderr
+    assert len([p for p in current.parent.iterdir() if p.name.startswith("current-")]) == 1
+    assert load(current).rules.schedule == (1,)
+
+    # --new does not ask; --resume neither.
+    quiet = ohhell("--hand-sizes", "1", "--new", env=env, stdin="")
+    assert "Resume it?" not in quiet.stdout and "is kept as" in quiet.stderr
+    resumed = ohhell("--resume", env=env, stdin="")
+    assert "Resume it?" not in resumed.stdout and "Resuming the match" in resumed.stdout
+
+
+def test_the_hint_words_a_card_the_prompt_takes(tmp_path: Path) -> None:
+    class FollowsTheHint(Answers):
+        """Asks for a hint at every card, then answers in the hint's own words."""
+
+        hints = 0
+
+        def answer(self) -> str:
+            if self.kind() != "play":
+                return super().answer()
+            text = self.out.getvalue()
+            last = text.rsplit("You may play:", 1)[-1]  # this card's turn
+            found = re.search(r"Hint: the expert would play the (.+?) \(answer (\S+), number (\d+)\)", last)
+            if found is None:
+                return "h"
+            self.hints += 1
+            words, short, number = found.groups()
+            return [words, f"play {short}", number, f"the {words}"][self.hints % 4]
+
+    session = Session.new(make_rules("pagat", {"hand-sizes": "4"}), seed=3, hint_seconds=0.02)
+    answers = FollowsTheHint(session)
+    out = Watched(session)
+    answers.out = out  # type: ignore[attr-defined]
+    assert PlainUI(session, answers, out).run() == 0  # type: ignore[arg-type]
+    assert session.is_over and answers.hints == 4  # every card played as the hint said, in its words
+    text = out.getvalue()
+    assert "is not a card" not in text and "There is no card" not in text

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .. import Rules, TieBreak, TrumpMode
+from ..describe import plural
 from .base import Bot, UnknownBotError, bot_names, get_bot, play_match
 
 _Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
@@ -400,9 +401,13 @@ def _summarise(
 
 def format_result(result: TournamentResult) -> str:
     """The result as a table for people."""
-    unit = "matches" if result.matches else "deals (single hands)"
+    count = (
+        plural(result.deals, "match", "matches")
+        if result.matches
+        else plural(result.deals, "deal") + " (single hands)"
+    )
     lines = [
-        f"Duplicate tournament: {result.deals} {unit} x {result.rotations} rotations, "
+        f"Duplicate tournament: {count} x {plural(result.rotations, 'rotation')}, "
         f"{result.rules.players} players, seed {result.seed}, {result.seconds:.1f} s",
         "",
         f"{'bot':<16}{'score/hand':>11}  {'95% CI':<17}{'exact':>7}{'median ms':>11}{'p95 ms':>9}",
@@ -461,8 +466,8 @@ def plot_result(result: TournamentResult, path: str) -> None:
     race.set_ylabel("cumulative score per hand")
     race.set_title("cumulative score")
     race.legend()
-    unit = "matches" if result.matches else "deals"
-    fig.suptitle(f"{result.deals} duplicate {unit}, {result.rules.players} players, seed {result.seed}")
+    unit = plural(result.deals, "match", "matches") if result.matches else plural(result.deals, "deal")
+    fig.suptitle(f"{unit} played duplicate, {result.rules.players} players, seed {result.seed}")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -2,7 +2,8 @@
 
 ``simulate`` and ``replay`` (records), ``tournament`` (bots on duplicate deals),
 ``play`` (the terminal), ``serve`` (the web server), ``score`` and
-``scoresheet`` (the scorekeeper). ``common`` holds the rule options they share.
+``scoresheet`` (the scorekeeper). ``common`` holds the rule options they share
+and the examples block every command's help ends with.
 """
 
 from __future__ import annotations
@@ -11,16 +12,28 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .. import RulesError
+from .. import RulesError, __version__
 from . import play, replay, score, scoresheet, serve, simulate, tournament
+from .common import HelpFormatter, examples
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ohhell", description="Oh Hell: the rules engine and its tools.")
+    parser = argparse.ArgumentParser(
+        prog="ohhell",
+        description="Oh Hell: the card game, its rules engine and its tools.",
+        formatter_class=HelpFormatter,
+        epilog=examples(
+            "ohhell play                          # a match against three bots in the terminal",
+            "ohhell serve                         # play in the browser: http://127.0.0.1:8000",
+            "ohhell score --names Ann,Bob,Cid,Dee --file tuesday.json   # keep score of a real game",
+            "ohhell play --help                   # every command has its own help",
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"ohhell {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # One module per command, each adding its own parser; a command's
     # libraries (the web server, the PDF writer) load only when it runs.
-    for command in (simulate, replay, tournament, play, serve, score, scoresheet):
+    for command in (play, serve, score, scoresheet, simulate, replay, tournament):
         command.add_parser(sub)
     return parser
 

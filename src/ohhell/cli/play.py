@@ -2,30 +2,50 @@
 
 The full-screen app needs the ``tui`` extra (Textual); without it, or when the
 output is not a terminal, or with ``--plain``, the line mode plays instead.
-The match is saved after every action; ``--resume`` continues it.
+The match is saved after every action; ``--resume`` continues it, and starting
+``ohhell play`` while an unfinished match is saved asks whether to resume it
+(``--new`` starts a new one without asking).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from .. import OPTION_NAMES
 from ..bots import opponent_levels
+from ..describe import rules_title
 from ..terminal.session import DEFAULT_LEVEL, Session, SessionError, default_save_path, keep_previous
+
+DEFAULT_TRICK_PAUSE = 3.0
+"""Seconds a finished trick stays on the full screen unless a key is pressed."""
 
 
 def add_parser(sub: Any) -> None:
     """Add the ``play`` subcommand to the ``ohhell`` parser's subparsers."""
-    from .common import add_rule_options
+    from .common import add_rule_options, command_parser, examples
 
-    play = sub.add_parser(
+    play = command_parser(
+        sub,
         "play",
         help="play a match against bots in the terminal",
         description=(
             "Play Oh Hell against bots: 4 players, pagat rules and intermediate bots unless told "
-            "otherwise. The match is saved after every move; --resume continues it."
+            "otherwise. The match is saved after every move; --resume continues it, and when an "
+            "unfinished match is saved, ohhell play asks whether to resume it. Seats are counted "
+            "clockwise from 1."
+        ),
+        epilog=examples(
+            "ohhell play                                  # you and three intermediate bots",
+            "ohhell play --resume                         # go on with the match you left",
+            "ohhell play --level expert --think 0.5       # three experts",
+            "ohhell play --preset okenuff                 # the highest bidder names trump",
+            "ohhell play --players 5 --bots beginner,intermediate,expert,random --seat 3",
+            "ohhell play --hand-sizes 3,2,1 --seed 7      # a short match, the same cards every time",
+            "ohhell play --plain < answers.txt            # line mode: screen readers, scripts",
         ),
     )
     add_rule_options(play)
@@ -35,29 +55,112 @@ def add_parser(sub: Any) -> None:
         metavar="LEVELS",
         help=f"each opponent's level in seat order, comma-separated ({levels}); one level serves all",
     )
-    play.add_argument("--level", metavar="LEVEL", help=f"every opponent's level (default {DEFAULT_LEVEL})")
+    play.add_argument(
+        "--level", metavar="LEVEL", help=f"every opponent's level: {levels} (default {DEFAULT_LEVEL})"
+    )
     play.add_argument("--seed", type=int, help="the seed of the shuffles and the bots (default: a new one)")
     play.add_argument("--name", default="You", help="your name (default You)")
-    play.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")
-    play.add_argument("--plain", action="store_true", help="line mode: text prompts, one answer a line")
     play.add_argument(
+        "--seat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="your seat, counted clockwise from 1 (1 to the number of players; default 1)",
+    )
+    play.add_argument("--plain", action="store_true", help="line mode: text prompts, one answer a line")
+    saving = play.add_mutually_exclusive_group()
+    saving.add_argument(
         "--resume",
         nargs="?",
         const="",
         metavar="FILE",
         help="continue a saved match (default: the last one)",
     )
+    saving.add_argument(
+        "--new",
+        action="store_true",
+        help="start a new match without asking, even if an unfinished one is saved (it is kept)",
+    )
     play.add_argument("--save", metavar="FILE", help=f"save the match here (default {default_save_path()})")
     play.add_argument(
-        "--think", type=float, default=None, help="the expert bot's seconds per decision (default 1)"
+        "--think",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the expert bot's seconds per decision (default 1)",
     )
     play.add_argument(
         "--pause",
         type=float,
         default=0.6,
-        help="full screen: seconds between bots' moves; a finished trick stays 3 times as long (default 0.6)",
+        metavar="SECONDS",
+        help="full screen: seconds between bots' moves (default 0.6; 0 for none)",
+    )
+    play.add_argument(
+        "--trick-pause",
+        type=_trick_pause,
+        default=DEFAULT_TRICK_PAUSE,
+        metavar="SECONDS|key",
+        help=(
+            f"full screen: how long a finished trick stays on the table; Enter goes on sooner "
+            f"(default {DEFAULT_TRICK_PAUSE:g}; key: until you press Enter)"
+        ),
     )
     play.set_defaults(func=cmd_play)
+
+
+def _trick_pause(text: str) -> float:
+    if text.strip().lower() in ("key", "enter", "wait"):
+        return math.inf
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds (e.g. 3) or key") from None
+    if not value >= 0:  # NaN too
+        raise argparse.ArgumentTypeError(f"{text!r}: the seconds cannot be negative")
+    return value
+
+
+def _saved_match(path: Path, think: float | None) -> Session | None:
+    """The unfinished match saved at ``path``, or None (none, finished or unreadable)."""
+    if not path.exists():
+        return None
+    try:
+        saved = Session.resume(path, think=think)
+    except SessionError:
+        return None
+    return None if saved.is_over else saved
+
+
+def _ask_resume(saved: Session, inp: TextIO, out: TextIO, *, options_given: bool) -> bool | None:
+    """Ask whether to resume ``saved``: True, False, or None when the input ended."""
+    obs = saved.observation()
+    others = ", ".join(saved.names[s] for s in range(saved.rules.players) if s != saved.human)
+    total = len(saved.rules.schedule)
+    where = f"hand {obs.hand_number + 1} of {total}" if saved.moves else "not started"
+    print(
+        f"An unfinished match is saved in {saved.save_path}: {rules_title(saved.rules, saved.names)}, "
+        f"against {others}, {where}.",
+        file=out,
+    )
+    if options_given:
+        print("Resuming keeps its own rules and players; the options you gave are for a new match.", file=out)
+    for _ in range(3):
+        out.write("Resume it? [Y/n] (n starts a new match and keeps the saved one aside) ")
+        out.flush()
+        line = inp.readline()
+        if not line:
+            out.write("\n")
+            return None
+        answer = line.strip().lower()
+        if not inp.isatty():  # a piped answer: shown, as the line mode shows its answers
+            out.write(answer + "\n")
+        if answer in ("", "y", "yes", "r", "resume"):
+            return True
+        if answer in ("n", "no", "new"):
+            return False
+        print("Please answer y (resume) or n (a new match).", file=out)
+    return None
 
 
 def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
@@ -72,13 +175,36 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
     if args.bots and args.level:
         raise SessionError("give --bots or --level, not both")
     levels = (args.bots or args.level or DEFAULT_LEVEL).split(",")
+    if not 1 <= args.seat <= rules.players:
+        raise SessionError(
+            f"--seat {args.seat}: your seat must be from 1 to {rules.players} "
+            "(seats are counted clockwise from 1)"
+        )
     path = Path(args.save) if args.save else default_save_path()
+    if not args.new:
+        saved = _saved_match(path, args.think)
+        if saved is not None:
+            given = any(getattr(args, f"rule_{n}") is not None for n in OPTION_NAMES) or any(
+                (
+                    args.preset,
+                    args.bots,
+                    args.level,
+                    args.seed is not None,
+                    args.name != "You",
+                    args.seat != 1,
+                )
+            )
+            answer = _ask_resume(saved, sys.stdin, sys.stdout, options_given=given)
+            if answer:
+                return saved, None
+            if answer is None:
+                print("No answer: a new match starts.", file=sys.stdout)
     path.parent.mkdir(parents=True, exist_ok=True)
     kept = keep_previous(path)
     note = f"The previous match at {path} is kept as {kept}." if kept is not None else None
     session = Session.new(
         rules,
-        seat=args.seat,
+        seat=args.seat - 1,
         name=args.name,
         levels=levels,
         seed=args.seed,
@@ -114,7 +240,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ..terminal.fullscreen.app import OhHellApp
     from ..terminal.plain import resume_command
 
-    app = OhHellApp(session, pause=max(0.0, args.pause))
+    app = OhHellApp(session, pause=max(0.0, args.pause), trick_pause=args.trick_pause)
     try:
         result = app.run()
     except KeyboardInterrupt:  # pragma: no cover - the app takes Ctrl-C as a key

@@ -9,18 +9,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import GameState, HandResult, Record, RecordError, Scoring, load, settlement_net, sides, standings
+from ..describe import plural
+from .common import command_parser, examples
 
 
 def _seat_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
 
-def _trump_text(result: HandResult) -> str:
+def _trump_text(result: HandResult, names: Sequence[str]) -> str:
     trump = result.trump.name.lower() if result.trump is not None else "no trump"
     if result.turned is not None:
         return f"{trump} (turned {result.turned})"
     if result.trump_namer is not None:
-        return f"{trump} (named by seat {result.trump_namer})"
+        return f"{trump} (named by {_seat_name(names, result.trump_namer)})"
     return trump
 
 
@@ -66,7 +68,8 @@ def print_report(state: GameState, names: Sequence[str]) -> None:
     for r in state.results:
         extra = " (tie-break hand)" if r.extra else ""
         dealer = _seat_name(names, r.dealer)
-        print(f"Hand {r.number}: {r.size} cards, dealer {dealer}, trump {_trump_text(r)}{extra}")
+        trump = _trump_text(r, names)
+        print(f"Hand {r.number}: {plural(r.size, 'card')}, dealer {dealer}, trump {trump}{extra}")
         running = [sum(h.scores[s] for h in state.results[: r.number]) for s in range(n)]
         for s in range(n):
             blob = "" if r.bids[s] == r.tricks[s] else "  (missed)"
@@ -77,12 +80,13 @@ def print_report(state: GameState, names: Sequence[str]) -> None:
     print()
     for row in standings(state.rules, state.totals, state.exact):
         who = " + ".join(_seat_name(names, s) for s in row.seats)
-        print(f"{row.place}. {who}: {row.total} points, {row.exact} exact bids")
+        print(f"{row.place}. {who}: {plural(row.total, 'point')}, {plural(row.exact, 'exact bid')}")
     if state.rules.scoring is Scoring.OKENUFF:
         nets = settlement_net(state.totals)
         print("Settlement: " + ", ".join(f"{_seat_name(names, s)} {nets[s]:+d}" for s in range(n)))
     if len(sides(state.rules)) != n:
-        print("(teams: " + ", ".join("+".join(str(s) for s in t) for t in sides(state.rules)) + ")")
+        teams = (" and ".join(_seat_name(names, s) for s in t) for t in sides(state.rules))
+        print("Teams: " + "; ".join(teams) + ".")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -105,8 +109,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser("replay", help="check a game record and print each hand and the totals")
-    parser.add_argument("file")
+    parser = command_parser(
+        sub,
+        "replay",
+        help="check a game record and print each hand and the totals",
+        description="Check a game record (.ohr) against its rules and print each hand and the standings.",
+        epilog=examples(
+            "ohhell replay ~/.local/share/ohhell/current.ohr",
+            "ohhell replay records/game-0001.ohr --json",
+            "ohhell replay unfinished.ohr --partial",
+        ),
+    )
+    parser.add_argument("file", help="the game record, as written by ohhell play, simulate or serve")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.add_argument("--partial", action="store_true", help="accept a record of an unfinished match")
     parser.set_defaults(func=cmd_replay)

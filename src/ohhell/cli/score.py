@@ -1,4 +1,12 @@
-"""``ohhell score``: keep the score of a game played with real cards."""
+"""``ohhell score``: keep the score of a game played with real cards.
+
+``--file`` saves the sheet after every entry; running the command again,
+with the same options or with only ``--file``, continues it (options that
+contradict the saved game are refused, naming the difference). Without
+``--file`` the keeper warns that the sheet is in memory only and offers a
+save (see ``scorekeeper.text.Keeper``). Players are given by name or by seat
+number counted from 1.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +16,33 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .. import OPTION_NAMES, RulesError
+from ..describe import parse_seat, rule_options_for_people
 from ..scorekeeper import Keeper, ScoreError, ScoreGame, ask, load_sheet, save_sheet
-from .common import add_rule_options, rules_from_args
+from ..scorekeeper.text import resume_command
+from .common import HelpFormatter, add_rule_options, command_parser, examples, rules_from_args
+
+_DESCRIPTION = (
+    "Keep the score sheet of an Oh Hell game played with real cards: who deals, how many "
+    "cards, the hook, scores, totals, standings. With --file the sheet is saved after every "
+    "entry, and the same command (or ohhell score --file FILE) continues it. Without --file "
+    "the sheet is kept in memory: type save FILE at any prompt, and quitting offers a save."
+)
+_EXAMPLES = examples(
+    "ohhell score --names Ann,Bob,Cid,Dee --file tuesday.json            # ask who deals, then go",
+    "ohhell score --preset common --names Ann,Bob,Cid --dealer Bob --file tuesday.json",
+    "ohhell score --file tuesday.json                                    # continue it",
+    "ohhell score --file tuesday.json --export csv > tuesday.csv",
+)
 
 
 def add_parser(sub: Any) -> None:
     """Add the ``score`` subcommand to the ``ohhell`` parser's subparsers."""
-
-    parser = sub.add_parser(
+    parser = command_parser(
+        sub,
         "score",
         help="keep score of a game played with real cards",
-        description=(
-            "Keep the score sheet of an Oh Hell game played with real cards: who deals, how many "
-            "cards, the hook, scores, totals, standings. Save and resume with --file."
-        ),
+        description=_DESCRIPTION,
+        epilog=_EXAMPLES,
     )
     _add_arguments(parser)
     add_rule_options(parser)
@@ -30,11 +51,21 @@ def add_parser(sub: Any) -> None:
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--names", metavar="A,B,C", help="the players in seat order, clockwise, comma-separated"
+        "--names",
+        metavar="A,B,C",
+        help="the players in seat order, clockwise, comma-separated (their number sets --players)",
     )
-    parser.add_argument("--dealer", metavar="NAME", help="who deals first (a name or seat number)")
+    # The scoresheet command once called the names --players; the same
+    # spelling is not possible here (--players is the rule option, a number).
     parser.add_argument(
-        "--file", metavar="FILE", help="save the sheet here after every entry; resume it if it exists"
+        "--dealer",
+        metavar="NAME|SEAT",
+        help="who deals first: a name or a seat number counted from 1 (asked for when left out)",
+    )
+    parser.add_argument(
+        "--file",
+        metavar="FILE",
+        help="save the sheet here after every entry; continue it if it exists",
     )
     parser.add_argument(
         "--export", choices=("csv", "json"), help="print the sheet in --file as CSV or JSON and exit"
@@ -45,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     """A stand-alone parser (``python -m ohhell.cli.score``), the same as ``ohhell score``."""
 
     parser = argparse.ArgumentParser(
-        prog="ohhell score", description="Keep score of a game played with real cards."
+        prog="ohhell score", description=_DESCRIPTION, epilog=_EXAMPLES, formatter_class=HelpFormatter
     )
     _add_arguments(parser)
     add_rule_options(parser)
@@ -62,15 +93,15 @@ def cmd_score(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Tex
     out = stdout or sys.stdout
     inp = stdin or sys.stdin
     path = Path(args.file) if args.file else None
-    given = [n for n in OPTION_NAMES if getattr(args, f"rule_{n}", None) is not None]
     try:
         if path is not None and path.exists():
-            if given or args.names or args.dealer:
-                raise ScoreError(
-                    f"{path} holds a game already, with its own rules and players: "
-                    "leave out the rule options, --names and --dealer to resume it, or choose a new file"
-                )
             game = load_sheet(path)
+            differences = _differences(args, game)
+            if differences:
+                raise ScoreError(
+                    f"{path} holds another game: {'; '.join(differences)}. To continue it: "
+                    f"{resume_command(path)}; for a new game, choose another --file"
+                )
             if args.export is None:
                 print(f"Resuming the game in {path}.", file=out)
         elif args.export is not None:
@@ -81,7 +112,10 @@ def cmd_score(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Tex
                 return 0
             game = made
             if path is not None:
-                save_sheet(game, path)
+                try:
+                    save_sheet(game, path)
+                except OSError as err:
+                    raise ScoreError(f"cannot write {path}: {err.strerror or err}") from None
     except (ScoreError, RulesError) as err:
         print(f"ohhell score: {err}", file=sys.stderr)
         return 2
@@ -89,6 +123,36 @@ def cmd_score(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Tex
         out.write(game.to_csv() if args.export == "csv" else game.to_json() + "\n")
         return 0
     return Keeper(game, inp, out, path).run()
+
+
+def _differences(args: argparse.Namespace, game: ScoreGame) -> list[str]:
+    """What the options given say that the saved game does not: nothing when
+    the command that started the game is run again."""
+    out = []
+    if args.names:
+        names = [n.strip() for n in args.names.split(",") if n.strip()]
+        if [n.casefold() for n in names] != [p.casefold() for p in game.players]:
+            out.append(f"its players are {', '.join(game.players)}")
+    given = [n.replace("_", "-") for n in OPTION_NAMES if getattr(args, f"rule_{n}", None) is not None]
+    if given or args.preset is not None:
+        if args.rule_players is None:
+            args.rule_players = str(len(game.players))
+        changed = game.rules.differences(rules_from_args(args))
+        if args.preset is None:  # only the options typed: the rest was not asked for
+            changed = {k: v for k, v in changed.items() if k in given}
+        if "first-dealer" not in given:  # the sheet's rules hold the dealer chosen at the start
+            changed.pop("first-dealer", None)
+        if changed:
+            saved = rule_options_for_people(game.rules, game.players)
+            out.append("its rules have " + ", ".join(f"{k} {saved[k]}" for k in changed))
+    if args.dealer:
+        try:
+            dealer = parse_seat(args.dealer, game.players)
+        except ValueError as err:
+            raise ScoreError(str(err)) from None
+        if dealer != game.first_dealer:
+            out.append(f"{game.players[game.first_dealer]} deals first in it")
+    return out
 
 
 def new_game_from_answers(args: argparse.Namespace, inp: TextIO, out: TextIO) -> ScoreGame | None:
@@ -119,12 +183,13 @@ def new_game_from_answers(args: argparse.Namespace, inp: TextIO, out: TextIO) ->
             text: str | None = args.dealer
         else:
             hint = "draw cards: the highest deals" if default is None else f"Enter: {names[default]}"
-            text = ask(inp, out, f"Who deals first? ({hint}) ")
+            text = ask(inp, out, f"Who deals first? A name or a seat number 1 to {len(names)} ({hint}): ")
         if text is None:
             return None
         try:
             dealer = default if not text and default is not None else _seat(names, text)
-            game = ScoreGame(rules, names, dealer)
+            # The sheet's rules say who deals first, so its export agrees with itself.
+            game = ScoreGame(rules.replace(first_dealer=dealer), names, dealer)
         except ScoreError as err:
             if args.dealer is not None:
                 raise
@@ -132,18 +197,17 @@ def new_game_from_answers(args: argparse.Namespace, inp: TextIO, out: TextIO) ->
             continue
         break
     print(f"{len(names)} players, {rules.scoring.value} scoring, {len(rules.schedule)} hands.", file=out)
-    print("Type help for the commands (undo, edit, sheet, standings, export, ...).", file=out)
+    print("Type help for the commands (undo, edit, sheet, standings, export, save, ...).", file=out)
     return game
 
 
 def _seat(names: list[str], text: str) -> int:
-    key = text.strip()
-    if key.isdigit() and int(key) < len(names):
-        return int(key)
-    for s, name in enumerate(names):
-        if name.casefold() == key.casefold():
-            return s
-    raise ScoreError(f"{text!r} is not one of the players ({', '.join(names)})")
+    if not text.strip():
+        raise ScoreError(f"type who deals first: a name or a seat number 1 to {len(names)}")
+    try:
+        return parse_seat(text, names)
+    except ValueError as err:
+        raise ScoreError(str(err)) from None
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,10 +15,19 @@ from typing import Any
 
 def add_parser(sub: Any) -> None:
     """Add the ``serve`` subcommand to the ``ohhell`` parser's subparsers."""
-    serve = sub.add_parser(
+    from .common import command_parser, examples
+
+    serve = command_parser(
+        sub,
         "serve",
         help="run the web server: play in the browser, alone or with friends",
         description="Serve Oh Hell in the browser (http://127.0.0.1:8000 unless told otherwise).",
+        epilog=examples(
+            "ohhell serve                                   # then open http://127.0.0.1:8000",
+            "ohhell serve --host 0.0.0.0 --port 8080        # friends on the network can join",
+            "ohhell serve --clock 45 --away 30              # 45 s a move; a bot covers after 30 s away",
+            "ohhell serve --db postgresql+psycopg://user@127.0.0.1/ohhell",
+        ),
     )
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="the port (default 8000)")

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import RulesError
-from .common import add_rule_options, rules_from_args
+from ..describe import plural
+from .common import add_rule_options, command_parser, examples, rules_from_args
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -26,22 +27,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
         return 0
     print(
-        f"{summary.games} matches, {summary.hands} hands, {summary.tricks} tricks, "
-        f"{summary.actions} actions in {elapsed:.2f} s"
+        f"{plural(summary.games, 'match', 'matches')}, {plural(summary.hands, 'hand')}, "
+        f"{plural(summary.tricks, 'trick')}, {plural(summary.actions, 'action')} in {elapsed:.2f} s"
     )
     if summary.extra_hands:
-        print(f"{summary.extra_hands} tie-break hands")
+        print(plural(summary.extra_hands, "tie-break hand"))
+    # Seats counted from 1, as everywhere a person reads them.
     print(f"{'seat':>4}  {'mean score':>10}  {'exact bids':>10}  {'wins':>6}")
     for s, (mean, rate) in enumerate(zip(summary.mean_scores(), summary.exact_rates(), strict=True)):
-        print(f"{s:>4}  {mean:>10.1f}  {rate:>10.1%}  {summary.wins[s]:>6.1f}")
+        print(f"{s + 1:>4}  {mean:>10.1f}  {rate:>10.1%}  {summary.wins[s]:>6.1f}")
     return 0
 
 
 def add_parser(sub: Any) -> None:
-    parser = sub.add_parser("simulate", help="play random legal matches and summarise them")
+    parser = command_parser(
+        sub,
+        "simulate",
+        help="play random legal matches and summarise them",
+        description="Play whole matches of random legal moves and print totals per seat (seats from 1).",
+        epilog=examples(
+            "ohhell simulate --games 20 --seed 1",
+            "ohhell simulate --preset okenuff --games 5 --json",
+            "ohhell simulate --hook no --hand-sizes 3,2,1 --record-dir records",
+        ),
+    )
     add_rule_options(parser)
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--record-dir", help="write each match's game record here")
+    parser.add_argument("--games", type=int, default=10, help="how many matches (default 10)")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the shuffles and moves (default 1)")
+    parser.add_argument("--record-dir", metavar="DIR", help="write each match's game record here")
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
     parser.set_defaults(func=cmd_simulate)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from .. import RulesError
@@ -14,12 +17,18 @@ from ..bots.tournament import TournamentError, format_result, plot_result, requi
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``ohhell tournament`` on the command's subparsers."""
-    from .common import add_rule_options  # imported here: cli.py imports this module
+    from .common import add_rule_options, command_parser, examples  # here: cli.py imports this module
 
-    parser: argparse.ArgumentParser = subparsers.add_parser(
+    parser = command_parser(
+        subparsers,
         "tournament",
         help="play bots against each other on duplicate deals and compare them",
         description="Duplicate tournament: every deal is replayed with the bots rotated through the seats.",
+        epilog=examples(
+            "ohhell tournament --bots intermediate,beginner,random --deals 200",
+            "ohhell tournament --bots expert,intermediate --deals 50 --think 0.2 --jobs 2",
+            "ohhell tournament --matches --deals 20 --plot results/chart.png",
+        ),
     )
     parser.add_argument(
         "--bots",
@@ -31,14 +40,18 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     add_rule_options(parser)
     parser.add_argument("--deals", type=int, default=100, help="deals (or matches with --matches) to play")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the deals (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (same result as 1)")
     parser.add_argument("--matches", action="store_true", help="play whole matches instead of single hands")
     parser.add_argument(
         "--think", type=float, metavar="SECONDS", help="time per decision for search bots (expert: 1.0)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
-    parser.add_argument("--plot", metavar="FILE.png", help="save a chart (needs matplotlib)")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="also save a chart there, in a folder that exists (needs matplotlib)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=cmd_tournament)
     return parser
@@ -51,7 +64,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     try:
         rules = rules_from_args(args)
         if args.plot:
-            require_matplotlib()  # fail before the tournament, not after it
+            # Fail before the tournament, not after it: a long run must not
+            # end in an error about the chart's file.
+            require_matplotlib()
+            check_plot_path(args.plot)
         result = run_tournament(
             [b for b in args.bots.split(",") if b.strip()],
             rules,
@@ -70,7 +86,32 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     else:
         print(format_result(result))
     if args.plot:
-        plot_result(result, args.plot)
+        try:
+            plot_result(result, args.plot)
+        except (OSError, ValueError) as err:  # the folder went away meanwhile, say
+            print(f"ohhell tournament: cannot save the chart to {args.plot}: {err}", file=sys.stderr)
+            return 1
         if not args.json:
             print(f"chart saved to {args.plot}")
     return 0
+
+
+def check_plot_path(plot: str) -> None:
+    """Refuse a chart file that cannot be written, with the reason."""
+    path = Path(plot)
+    folder = path.parent
+    if path.is_dir():
+        raise TournamentError(
+            f"--plot {plot}: that is a folder; give a file name such as {path / 'chart.png'}"
+        )
+    if not folder.is_dir():
+        raise TournamentError(f"--plot {plot}: the folder {folder} does not exist; create it first")
+    if not os.access(folder, os.W_OK):
+        raise TournamentError(f"--plot {plot}: the folder {folder} cannot be written to")
+    # matplotlib is optional (the plot extra): imported by name so the type check needs no stubs.
+    backend_bases = importlib.import_module("matplotlib.backend_bases")
+    kinds: dict[str, str] = backend_bases.FigureCanvasBase.get_supported_filetypes()
+    if path.suffix and path.suffix[1:].lower() not in kinds:
+        raise TournamentError(
+            f"--plot {plot}: a chart is saved as {', '.join(sorted(kinds))}; end the name with one, e.g. .png"
+        )

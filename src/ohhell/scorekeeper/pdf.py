@@ -17,7 +17,7 @@ font: DejaVu is embedded when it is installed (``fonts-dejavu-core``);
 otherwise the sheet uses the PDF core font Helvetica with suit letters
 (S, H, D, C) and plain Latin letters for names. Nothing is downloaded.
 
-    ohhell scoresheet --players Ann,Bob,Cid,Dee --preset pagat -o sheet.pdf
+    ohhell scoresheet --names Ann,Bob,Cid,Dee --preset pagat -o sheet.pdf
     ohhell scoresheet --from tuesday.json -o tuesday.pdf
 """
 
@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import Bidding, Rules, Scoring, Suit, TieBreak, TrumpMode, sides
 from .. import Sequence as HandSequence
-from ..describe import rules_title
+from ..describe import plural, rules_title
 from .hands import HandEntry, HandView
 from .model import ScoreGame
 
@@ -163,15 +163,11 @@ def _latin(text: str) -> str:
     return "".join(out)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def _schedule_text(rules: Rules) -> str:
     sizes = rules.schedule
-    count, top = _plural(len(sizes), "hand"), max(sizes)
+    count, top = plural(len(sizes), "hand"), max(sizes)
     if len(set(sizes)) == 1:
-        return f"{count} of {_plural(top, 'card')}"
+        return f"{count} of {plural(top, 'card')}"
     if rules.hand_sizes is None:
         match rules.sequence:
             case HandSequence.DOWN_UP:
@@ -245,7 +241,9 @@ def _find_fonts(font_dir: Path | None) -> tuple[Path, Path] | None:
 class _Sheet:
     """Lays out and draws the sheet of one game."""
 
-    def __init__(self, game: ScoreGame, paper: str, font_dir: Path | None) -> None:
+    def __init__(
+        self, game: ScoreGame, paper: str, font_dir: Path | None, dealer_drawn: bool = False
+    ) -> None:
         try:
             from fpdf import FPDF
         except ImportError:
@@ -259,6 +257,9 @@ class _Sheet:
         self.n = game.rules.players
         self.rows = sheet_rows(game)
         self.filled = bool(game.hands)
+        # R-DEALER-DRAW on a blank sheet: nobody knows who deals until the
+        # table draws, so the sheet names no dealer and leaves the column blank.
+        self.dealer_drawn = dealer_drawn and not self.filled
         self.page_w, self.page_h = PAPERS[paper]
         pdf = FPDF(orientation="L", unit="mm", format=(self.page_h, self.page_w))
         pdf.set_auto_page_break(False)
@@ -272,7 +273,7 @@ class _Sheet:
         else:
             self.family, self.unicode = "Helvetica", False
         self.pdf: FPDF = pdf
-        self.title = f"Oh Hell score sheet: {rules_title(game.rules)}"
+        self.title = f"Oh Hell score sheet: {rules_title(game.rules, game.players)}"
         pdf.set_title(self.t(self.title))
         self._layout()
 
@@ -364,11 +365,11 @@ class _Sheet:
         pdf.set_xy(x + width * 0.7, y)
         self.font(9)
         pdf.cell(width * 0.3, 7, self.t(right), align="R")
-        dealer = game.players[game.first_dealer]
-        line = (
-            f"{_schedule_text(rules)}. {dealer} deals first; the deal passes to the left"
-            f". Trump: {_trump_text(rules)}."
-        )
+        if self.dealer_drawn:
+            first = "The first dealer is drawn (the highest card deals); write the dealers in"
+        else:
+            first = f"{game.players[game.first_dealer]} deals first"
+        line = f"{_schedule_text(rules)}. {first}; the deal passes to the left. Trump: {_trump_text(rules)}."
         if rules.devils_bridge:
             line += " 1-card hands are played blind."
         pdf.set_xy(x, y + 8)
@@ -434,8 +435,9 @@ class _Sheet:
             pdf.set_xy(x, y)
             pdf.cell(width, h, self.fit(text, width - 1, size, bold=True), align="C")
             x += width
-        pdf.set_xy(x, y)
-        pdf.cell(self.w_dealer, h, " " + self.fit(game.players[v.dealer], self.w_dealer - 2, size * 0.9))
+        if not self.dealer_drawn:
+            pdf.set_xy(x, y)
+            pdf.cell(self.w_dealer, h, " " + self.fit(game.players[v.dealer], self.w_dealer - 2, size * 0.9))
         x += self.w_dealer
         if v.trump_known:
             text = self.suit_text(v.trump)
@@ -525,17 +527,22 @@ class _Sheet:
             pdf.cell(width, 4, self.fit(text, width, 8.5))
 
 
-def render(game: ScoreGame, paper: str = "a4", font_dir: Path | None = None) -> bytes:
+def render(
+    game: ScoreGame, paper: str = "a4", font_dir: Path | None = None, *, dealer_drawn: bool = False
+) -> bytes:
     """The PDF of ``game``'s sheet: blank rows for the hands not yet entered.
 
     ``font_dir`` is where to look for a DejaVu TTF (default: the usual system
     folders); a folder without one gives the core-font sheet with suit letters.
+    ``dealer_drawn``: the table draws for the first dealer (R-DEALER-DRAW), so
+    a blank sheet names no dealer (``game``'s first dealer only places the rows).
     """
-    return _Sheet(game, paper, font_dir).render()
+    return _Sheet(game, paper, font_dir, dealer_drawn).render()
 
 
 def blank_game(rules: Rules, players: Sequence[str], first_dealer: int | None = None) -> ScoreGame:
-    """The game of a blank sheet; the first player named deals when the rules draw for it."""
+    """The game of a blank sheet. When the rules draw for the dealer and none
+    is given, seat 0 stands in: render it with ``dealer_drawn=True``."""
     if first_dealer is None:
         first_dealer = rules.first_dealer if rules.first_dealer is not None else 0
     return ScoreGame(rules, players, first_dealer)

@@ -5,21 +5,28 @@ says who deals, how many cards, who bids first and, where the rules fix it,
 what is trump; it takes the bids in bidding order (refusing the hook's bid),
 the trump named, the tricks taken and revokes, and shows scores, blobs and
 running totals. Any line may instead be a command (``help`` lists them): undo,
-edit a past hand, the sheet, a chart, standings, export. With ``--file`` the
-sheet is saved (atomically) after every entry and resumed when the file
-exists; ``--export csv|json`` prints a saved sheet and exits. The model is
-``ohhell.scorekeeper.model``; this module only reads lines and prints.
+edit a past hand, the sheet, a chart, standings, export, save. With ``--file``
+the sheet is saved (atomically) after every entry and resumed when the file
+exists; without it the keeper says the sheet is not saved, ``save FILE``
+starts saving, and quitting offers a save (the end of the input saves to a
+file in the data folder rather than lose the sheet). ``--export csv|json``
+prints a saved sheet and exits. Players are typed by name or by seat number,
+counted from 1. The model is ``ohhell.scorekeeper.model``; this module only
+reads lines and prints.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from .. import Scoring, TrumpMode
+from ..describe import parse_seat, plural, rule_options_for_people
 from .hands import HandView, ScoreError, parse_trump
 from .model import ScoreGame
 
@@ -30,7 +37,7 @@ Enter what the prompt asks for, or one of these commands:
   edit H tricks T1 T2 ...    change hand H's tricks taken (in seat order)
   edit H trump S|H|D|C|NT    change the trump named in hand H
   edit H revokes NAME ...    set hand H's revokes (NAME once per revoke; "none" for none)
-  revoke NAME [H]            NAME revoked (R-REVOKE, -20) in this hand, or in hand H
+  revoke NAME [H]            NAME revoked (a revoke costs 20) in this hand, or in hand H
   trump SUIT                 note the suit of the turned card (turned-trump rules only)
   NAME N                     NAME bids N (simultaneous bidding: any order)
   sheet                      every hand so far, with scores and running totals
@@ -38,8 +45,33 @@ Enter what the prompt asks for, or one of these commands:
   standings                  places, exact bids, settlement
   rules                      the rule options of this game
   export csv|json [FILE]     print the sheet as CSV or JSON, or write it to FILE
+  save [FILE]                save the sheet to FILE, then after every entry
   help                       this list
-  quit                       stop (the sheet is saved with --file)"""
+  quit                       stop (a sheet not saved yet is offered a save)
+A player (NAME) is a name, the start of one, or a seat number counted from 1."""
+
+
+def data_folder() -> Path:
+    """``$OHHELL_HOME``, else ``~/.local/share/ohhell``: where sheets are kept
+    when no file was named."""
+    home = os.environ.get("OHHELL_HOME")
+    return Path(home).expanduser() if home else Path.home() / ".local" / "share" / "ohhell"
+
+
+def suggested_sheet_path() -> Path:
+    """A new file for a sheet that has none: ``<data folder>/sheets/sheet-YYYYmmdd-HHMMSS.json``."""
+    folder = data_folder() / "sheets"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(1, 1000):
+        path = folder / f"sheet-{stamp}{'' if k == 1 else f'-{k}'}.json"
+        if not path.exists():
+            return path
+    raise ScoreError(f"cannot find a free file name in {folder}")  # pragma: no cover
+
+
+def resume_command(path: Path) -> str:
+    """The command that continues the sheet saved at ``path``."""
+    return f"ohhell score --file {shlex.quote(str(path))}"
 
 
 def save_sheet(game: ScoreGame, path: Path) -> None:
@@ -132,11 +164,13 @@ def chart_text(game: ScoreGame, height: int = 10) -> str:
     low, high = min(0, *(min(r) for r in rows)), max(0, *(max(r) for r in rows))
     span = max(1, high - low)
     grid = [[" "] * (3 * len(rows)) for _ in range(height + 1)]
+    shared: dict[tuple[int, int], list[int]] = {}  # (hand, row) -> the seats drawn there
     for h, totals in enumerate(rows):
         for s, total in enumerate(totals):
             y = round((total - low) * height / span)
             cell = grid[height - y]
             cell[3 * h + 1] = marks[s] if cell[3 * h + 1] == " " else "*"
+            shared.setdefault((h, y), []).append(s)
     lines = []
     for i, row in enumerate(grid):
         value = high - (span * i) / height
@@ -144,7 +178,17 @@ def chart_text(game: ScoreGame, height: int = 10) -> str:
     lines.append(" " * 8 + "+" + "-" * (3 * len(rows)))
     lines.append(" " * 9 + "".join(f"{h + 1:>2} " for h in range(len(rows))))
     legend = ", ".join(f"{m} {name}" for m, name in zip(marks, game.players, strict=True))
-    lines.append(f"hands across, totals up; {legend}; * several players")
+    lines.append(f"hands across, totals up; {legend}; * several players, named below")
+    # A * hides whose totals met: say it, with the totals themselves.
+    for (h, _y), seats in sorted(shared.items()):
+        if len(seats) > 1:
+            who = ", ".join(f"{game.players[s]} {rows[h][s]}" for s in seats)
+            lines.append(f"  * at hand {h + 1}: {who}")
+    last = rows[-1]
+    order = sorted(range(len(last)), key=lambda s: -last[s])
+    lines.append(
+        f"Totals after hand {len(rows)}: " + ", ".join(f"{game.players[s]} {last[s]}" for s in order)
+    )
     return "\n".join(lines)
 
 
@@ -152,7 +196,8 @@ def standings_text(game: ScoreGame) -> str:
     lines = []
     rates = game.exact_rates
     for row in game.standings():
-        lines.append(f"{row.place}. {game.side_name(row.seats)}: {row.total} points, {row.exact} exact bids")
+        points, exact = plural(row.total, "point"), plural(row.exact, "exact bid")
+        lines.append(f"{row.place}. {game.side_name(row.seats)}: {points}, {exact}")
     lines.append("Exact bids: " + ", ".join(f"{p} {r:.0%}" for p, r in zip(game.players, rates, strict=True)))
     if game.rules.scoring is Scoring.OKENUFF:  # R-SETTLE
         nets = game.settlement_net()
@@ -165,13 +210,26 @@ def standings_text(game: ScoreGame) -> str:
 
 
 class Keeper:
-    """The line-by-line loop: prompts for the next entry, takes commands."""
+    """The line-by-line loop: prompts for the next entry, takes commands.
 
-    def __init__(self, game: ScoreGame, inp: TextIO, out: TextIO, path: Path | None) -> None:
+    ``path`` is the file the sheet is saved to after every entry, or None: the
+    sheet is then in memory only, which the keeper says at once, and
+    quitting offers a save (``suggest`` gives the file it offers)."""
+
+    def __init__(
+        self,
+        game: ScoreGame,
+        inp: TextIO,
+        out: TextIO,
+        path: Path | None,
+        *,
+        suggest: Callable[[], Path] = suggested_sheet_path,
+    ) -> None:
         self.game = game
         self.inp = inp
         self.out = out
         self.path = path
+        self.suggest = suggest
         self.announced: tuple[int, int] | None = None
         self.finished_shown = False
 
@@ -179,20 +237,78 @@ class Keeper:
         print(text, file=self.out)
 
     def run(self) -> int:
+        if self.path is None:
+            self.say(
+                "Note: this sheet is not saved to a file. Type save FILE to keep it (it is then saved "
+                "after every entry), or start with --file FILE next time."
+            )
+        else:
+            self.say(f"The sheet is saved in {self.path} after every entry.")
         while True:
             view = self.game.current
             prompt = self._prompt(view)
             line = ask(self.inp, self.out, prompt)
             if line is None or line.lower() in ("quit", "exit", "q"):
-                if self.path is not None:
-                    self.say(f"The sheet is saved in {self.path}; run the same command to continue.")
-                return 0
+                return self._leave(ended=line is None)
             if not line:
                 continue
             try:
                 self._handle(line, view)
             except ScoreError as err:
                 self.say(f"  Refused: {err}")
+
+    def _leave(self, *, ended: bool) -> int:
+        """Quit: say where the sheet is and how to go on; a sheet with entries
+        and no file is offered a save, and saved anyway when the input ended."""
+        if self.path is None and self.game.entries:
+            if ended:
+                target = self.suggest()
+                try:
+                    self._save_to(target)
+                except ScoreError as err:
+                    self.say(f"The input ended, and the sheet could not be saved: {err}.")
+                    return 1
+                self.say(f"The input ended; the sheet was not saved yet, so it is saved in {target}.")
+            elif self._offer_save() is None:
+                self.say("The sheet was not saved.")
+                return 0
+        if self.path is not None:
+            self.say(f"The sheet is saved in {self.path}. To continue it: {resume_command(self.path)}")
+        return 0
+
+    def _offer_save(self) -> Path | None:
+        """Ask for a file until the sheet is saved or the keeper says no."""
+        while True:
+            default = self.suggest()
+            answer = ask(
+                self.inp,
+                self.out,
+                f"The sheet is not saved. Save it? Type a file name, Enter for {default}, or no: ",
+            )
+            if answer is not None and answer.lower() in ("no", "n"):
+                return None
+            target = Path(answer) if answer else default
+            try:
+                self._save_to(target, new=answer is not None)
+            except ScoreError as err:
+                self.say(f"  {err}")
+                if answer is None:
+                    return None
+                continue
+            return target
+
+    def _save_to(self, target: Path, *, new: bool = True) -> None:
+        """Save the sheet to ``target`` and keep saving there after every entry.
+        ``new``: refuse a file that exists and holds something else."""
+        if new and target.exists() and target != self.path:
+            raise ScoreError(f"{target} exists already: choose another name (the file is left as it is)")
+        if target.is_dir():
+            raise ScoreError(f"{target} is a folder: give a file name such as {target / 'sheet.json'}")
+        try:
+            save_sheet(self.game, target)
+        except OSError as err:
+            raise ScoreError(f"cannot write {target}: {err.strerror or err}") from None
+        self.path = target
 
     def _prompt(self, view: HandView | None) -> str:
         g = self.game
@@ -235,9 +351,13 @@ class Keeper:
             "standings": lambda _: self.say(standings_text(self.game)),
             "totals": lambda _: self.say(standings_text(self.game)),
             "rules": lambda _: self.say(
-                "\n".join(f"  {k}: {v}" for k, v in self.game.rules.options().items())
+                "\n".join(
+                    f"  {k}: {v}"
+                    for k, v in rule_options_for_people(self.game.rules, self.game.players).items()
+                )
             ),
             "export": self._export,
+            "save": self._save,
         }
         if command in commands:
             commands[command](words[1:])
@@ -258,7 +378,7 @@ class Keeper:
     def _enter_bid(self, words: list[str], view: HandView) -> None:
         g = self.game
         if len(words) == 2:  # NAME N
-            seat, number = g.seat_of(words[0]), _number(words[1], "a bid")
+            seat, number = _seat(g, words[0]), _number(words[1], "a bid")
         elif len(words) == 1:
             seat, number = self._bidder(view), _number(words[0], "a bid")
         else:
@@ -304,7 +424,7 @@ class Keeper:
         elif field == "trump":
             g.edit(hand, trump=parse_trump(" ".join(values)))
         elif field in ("revokes", "revoke"):
-            seats = [] if [v.lower() for v in values] == ["none"] else [g.seat_of(v) for v in values]
+            seats = [] if [v.lower() for v in values] == ["none"] else [_seat(g, v) for v in values]
             g.edit(hand, revokes=seats)
         else:
             raise ScoreError(f"{field!r}: edit bids, tricks, trump or revokes")
@@ -316,7 +436,7 @@ class Keeper:
         if not words:
             raise ScoreError("revoke needs the name of the player who revoked")
         g = self.game
-        seat = g.seat_of(words[0])
+        seat = _seat(g, words[0])
         hand = _number(words[1], "a hand number") if len(words) > 1 else None
         g.revoke(seat, hand)
         self._saved()
@@ -341,15 +461,35 @@ class Keeper:
         else:
             self.out.write(text)
 
+    def _save(self, words: list[str]) -> None:
+        if not words and self.path is not None:
+            self.say(f"  The sheet is saved in {self.path} after every entry already.")
+            return
+        target = Path(" ".join(words)) if words else self.suggest()
+        self._save_to(target)
+        self.say(f"  Saved in {target}, and from now on after every entry.")
+        self.say(f"  To continue it later: {resume_command(target)}")
+
     def _saved(self) -> None:
         if self.path is not None:
-            save_sheet(self.game, self.path)
+            try:
+                save_sheet(self.game, self.path)
+            except OSError as err:  # the entry stands; say the file is behind
+                self.say(f"  Could not save to {self.path}: {err.strerror or err}. Try save FILE.")
 
 
 def _trump_name(view: HandView) -> str:
     if not view.trump_known:
         return "not known"
     return "no trump" if view.trump is None else view.trump.name.lower()
+
+
+def _seat(game: ScoreGame, word: str) -> int:
+    """A player typed by name, the start of a name, or seat number from 1."""
+    try:
+        return parse_seat(word, game.players)
+    except ValueError as err:
+        raise ScoreError(str(err)) from None
 
 
 def _totals_line(game: ScoreGame) -> str:

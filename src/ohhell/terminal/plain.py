@@ -37,6 +37,7 @@ from .. import (
 )
 from ..describe import (
     balance_words,
+    card_from_words,
     card_words,
     describe_rules,
     event_words,
@@ -47,6 +48,7 @@ from ..describe import (
     rules_title,
     running_totals,
     score_sheet_lines,
+    seat_number,
     sort_hand,
     standings_lines,
     suit_word,
@@ -178,10 +180,16 @@ class PlainUI:
         s = self.session
         rules = s.rules
         obs = s.observation()
-        others = [f"{self.names[i]} ({s.kinds[i]})" for i in range(rules.players) if s.kinds[i] != HUMAN]
+
+        def seat(i: int) -> str:
+            if s.kinds[i] != HUMAN:
+                return f"{seat_number(i)} {self.names[i]} ({s.kinds[i]})"
+            return f"{seat_number(i)} {self.names[i]}" + ("" if self.names[i] == "You" else " (you)")
+
+        seats = [seat(i) for i in range(rules.players)]
         lines = [
-            f"Oh Hell: {rules_title(rules)}.",
-            f"{self.you_are()} Opponents, clockwise from seat 0: " + ", ".join(others) + ".",
+            f"Oh Hell: {rules_title(rules, self.names)}.",
+            f"{self.you_are()} Seats, clockwise: " + ", ".join(seats) + ".",
         ]
         lines.extend(describe_rules(rules, self.names)[1:3])  # teams, hand sequence
         lines.append(COMMANDS)
@@ -194,8 +202,8 @@ class PlainUI:
                 self.say(self.hand_header(obs))
 
     def you_are(self) -> str:
-        name = self.names[self.you]
-        return f"You sit in seat {self.you}." if name == "You" else f"You are {name}, in seat {self.you}."
+        name, seat = self.names[self.you], seat_number(self.you)
+        return f"You sit in seat {seat}." if name == "You" else f"You are {name}, in seat {seat}."
 
     def hand_header(self, obs: Observation) -> str:
         total = len(obs.rules.schedule)
@@ -277,7 +285,7 @@ class PlainUI:
         else:
             self.say("You bid first.")
         while True:
-            answer = self.ask(f"Your bid ({hook_words(obs)}):")
+            answer = _without_verb(self.ask(f"Your bid ({hook_words(obs)}):"), "bid")
             if self.command(answer):
                 continue
             if not answer:
@@ -327,7 +335,7 @@ class PlainUI:
         self.say("You are the highest bidder, so you name trump (or no trump).")
         choices = ", ".join(f"{i} {suit_word(t)}" for i, t in enumerate(_TRUMP_CHOICES, start=1))
         while True:
-            answer = self.ask(f"Name trump ({choices}):")
+            answer = _without_verb(self.ask(f"Name trump ({choices}):"), "name")
             if answer.lower() == "h":
                 self.say("'h' could mean hearts or a hint: answer hearts (or 3) for hearts, hint for a hint.")
                 continue
@@ -365,7 +373,7 @@ class PlainUI:
             )
             prompt = "Your card:"
         while True:
-            answer = self.ask(prompt)
+            answer = _without_verb(self.ask(prompt), "play")
             if obs.devils_bridge and answer.lower() in ("", "1", "play", "?card"):
                 if self.try_act(legal[0]):
                     return
@@ -395,11 +403,13 @@ class PlainUI:
                 return legal[index - 1]
             self.say(f"There is no card {index}: answer 1 to {len(legal)}, or a card like 10H.")
             return None
-        try:
-            card = Card.parse(answer)
-        except CardError as err:
-            self.say(f"{err}. Answer a card like 10H, TH or AS, or its number in the list.")
-            return None
+        card = card_from_words(answer)  # "queen of spades", as the hint and the list word it
+        if card is None:
+            try:
+                card = Card.parse(answer)
+            except CardError as err:
+                self.say(f"{err}. Answer a card like 10H, TH or AS, or its number in the list.")
+                return None
         if card not in obs.hand:
             self.say(f"You do not hold the {card_words(card)}.")
             return None
@@ -454,10 +464,16 @@ class PlainUI:
         elif isinstance(action, NameTrump):
             what = f"name {suit_word(action.suit)}"
         elif isinstance(action, Play) and action.card is not None:
-            what = f"play the {card_words(action.card)}"
+            # In the words the prompt takes: the card, its short form, its number in the list.
+            obs = self.session.observation()
+            order = sort_hand(
+                [a.card for a in obs.legal_actions if isinstance(a, Play) and a.card is not None]
+            )
+            number = f", number {order.index(action.card) + 1}" if action.card in order else ""
+            what = f"play the {card_words(action.card)} (answer {action.card}{number})"
         else:
-            what = "play the card you cannot see"
-        self.say(f"Hint: the expert would {what} (expected score {found.expected:.1f}).")
+            what = "play the card you cannot see (answer 1)"
+        self.say(f"Hint: the expert would {what}; expected score {found.expected:.1f}.")
 
     def final(self) -> None:
         s = self.session
@@ -482,6 +498,14 @@ def _tricks(count: int) -> str:
 def _number(text: str) -> int | None:
     text = text.strip()
     return int(text) if text.isdigit() else None
+
+
+def _without_verb(answer: str, verb: str) -> str:
+    """``play AS`` and ``bid 2`` as the hint words them: the answer without its verb."""
+    words = answer.split(maxsplit=1)
+    if len(words) == 2 and words[0].lower() == verb:
+        return words[1]
+    return answer
 
 
 def _trump_answer(text: str) -> tuple[bool, Suit | None]:

@@ -57,6 +57,7 @@ from .. import (
     seeded_chance,
 )
 from ..bots import Bot, IllegalBotActionError, get_bot, opponent_levels
+from ..describe import BOT_SEAT_NAMES
 
 if TYPE_CHECKING:
     from ..bots.hint import Hint
@@ -65,8 +66,6 @@ HUMAN: Final = "human"
 """The kind of the seat a person plays; the other kinds are bot names."""
 
 DEFAULT_LEVEL: Final = "intermediate"
-BOT_SEAT_NAMES: Final = ("Ada", "Bruno", "Chloe", "Dev", "Elif", "Femi")
-"""Names for the bots' seats, one per opponent, in seat order."""
 
 
 class SessionError(ValueError):
@@ -196,8 +195,8 @@ class Session:
         """A new match: the human in ``seat``, one bot level per opponent in seat
         order (a single level serves them all), a fresh seed unless one is given."""
         n = rules.players
-        if not 0 <= seat < n:
-            raise SessionError(f"your seat must be from 0 to {n - 1}, not {seat}")
+        if not 0 <= seat < n:  # said as people count seats: from 1
+            raise SessionError(f"your seat must be from 1 to {n}, not {seat + 1}")
         levels = [lv.strip().lower() for lv in levels]
         if len(levels) == 1:
             levels = levels * (n - 1)

@@ -7,16 +7,23 @@ they can be followed, and waits for the human's card, bid or trump by key or
 click. The session saves the match after every action, so ``q`` and Ctrl-C
 only have to leave.
 
-Keys: cards ``1``-``9``, ``0``, then ``a``-``g`` (left to right) or arrows and
-Enter; bids by digits (two digits for bids over 9, or Enter after one);
-trump ``1``-``5``; ``h`` hint, ``?`` rules, ``s`` score sheet, ``q`` save and
-quit; Enter keeps a bid that could still be changed and continues after a
-trick.
+Keys: cards ``1``-``9``, ``0``, then ``a``-``g``: each card keeps the key it
+was dealt with for the whole hand (the keys of cards played are not given to
+others); or the arrows, which move a cursor over the playable cards only
+(it starts on one, or on the hinted card), and Enter. Bids by digits (two
+digits for bids over 9, or Enter after one); trump ``1``-``5``; Enter takes
+the hint's bid, trump or card. ``h`` hint, ``?`` rules, ``s`` score sheet,
+``q`` save and quit; Enter keeps a bid that could still be changed and
+continues after a trick. In a small window the layout is compact (``l``
+shows the log), and in one too small for that a notice asks for a larger
+window rather than cutting the table short (see ``layout``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
+from collections import Counter
 from typing import ClassVar
 
 from rich.text import Text
@@ -24,6 +31,8 @@ from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.events import Resize
+from textual.geometry import Size
 from textual.widgets import Footer, RichLog, Static
 
 from ... import (
@@ -41,10 +50,20 @@ from ... import (
     Trick,
 )
 from ...bots.hint import Hint
-from ...describe import balance_words, refusal_words, rules_title, sort_hand
+from ...describe import balance_words, plural, refusal_words, rules_title, sort_hand, suit_word
 from ..session import Next, Session
+from .layout import COMPACT, FULL, fitting_layout, need, too_small_words
 from .screens import FinalScreen, RulesScreen, ScoreScreen
-from .widgets import CARD_KEYS, CardWidget, Chip, card_text, players_table, suit_text
+from .widgets import (
+    CARD_KEYS,
+    CardWidget,
+    Chip,
+    card_text,
+    log_lines,
+    players_table,
+    suit_style,
+    suit_text,
+)
 
 MAX_CARDS = len(CARD_KEYS)  # 17: the largest hand (3 players, 52 cards)
 TRUMPS: tuple[Suit | None, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, None)
@@ -56,7 +75,7 @@ Screen { layout: vertical; }
 #players { width: 1fr; padding: 0 1; }
 #log { width: 30%; min-width: 24; max-width: 40; border-left: vkey $panel-lighten-2; padding: 0 1;
        scrollbar-size-vertical: 1; overflow-x: hidden; }
-#status { height: 3; padding: 0 1; }
+#status { height: auto; min-height: 3; max-height: 5; padding: 0 1; }
 #choices { height: 3; padding: 0 1; }
 #hand { height: 4; padding: 0 1; overflow-x: auto; }
 .chip { width: auto; min-width: 5; height: 3; border: round $secondary; padding: 0 1;
@@ -76,13 +95,30 @@ ModalScreen { align: center middle; }
 #rules .dialog { width: 90%; }
 #rules .dialog .fit { width: 1fr; }
 .final { padding: 0 1; }
+#too-small { display: none; width: 100%; height: 1fr; content-align: center middle; text-align: center;
+             padding: 0 2; }
+Screen.too-small #too-small { display: block; }
+Screen.too-small #title, Screen.too-small #middle, Screen.too-small #status,
+Screen.too-small #choices, Screen.too-small #hand { display: none; }
+Screen.compact #log { display: none; }
+Screen.compact.show-log #players { display: none; }
+Screen.compact.show-log #log { display: block; width: 1fr; max-width: 100%; border-left: none; }
+Screen.compact .card { width: 5; }
+Screen.compact #status { max-height: 4; }
+Screen.compact #choices { height: 1; }
+Screen.compact .chip { min-width: 3; height: 1; border: none; padding: 0 1; margin-right: 1;
+                       background: $boost; }
+Screen.compact .chip.forbidden { border: none; }
+Screen.compact .chip.current { border: none; background: $success-darken-2; text-style: bold; }
+Screen.compact .chip.hinted { border: none; background: $warning-darken-3; }
 """
 
 
 class OhHellApp(App[str]):
     """Play ``session`` full screen. ``pause``: seconds between bots' moves;
     ``trick_pause``: how long a finished trick stays unless a key is pressed
-    (three pauses by default). Tests set them to 0."""
+    (``math.inf``: until a key; 0: not at all; by default three pauses). Tests
+    set them to 0, or the trick pause to ``math.inf`` and press the key."""
 
     TITLE = "Oh Hell"
     ENABLE_COMMAND_PALETTE = False
@@ -90,9 +126,10 @@ class OhHellApp(App[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "hint", "Hint"),
         Binding("question_mark", "rules", "Rules", key_display="?"),
-        Binding("s", "scores", "Score sheet"),
+        Binding("s", "scores", "Scores"),
+        Binding("l", "log", "Log"),
         Binding("q", "save_quit", "Save & quit"),
-        Binding("enter", "confirm", "OK / keep / continue"),
+        Binding("enter", "confirm", "OK"),
         Binding("space", "confirm", show=False),
         Binding("left", "move(-1)", show=False),
         Binding("right", "move(1)", show=False),
@@ -121,8 +158,13 @@ class OhHellApp(App[str]):
         self.note: Text | None = None  # a hint, or a short message
         self.hinted: Action | None = None
         self.digits = ""
-        self.cursor: int | None = None
-        self.shown_cards: list[Card] = []
+        self.cursor: int | None = None  # a slot of the hand, on a playable card
+        # The hand as dealt: each card keeps its slot (and key) until the hand
+        # ends; a card played leaves its slot empty (None).
+        self.slots: list[Card | None] = []
+        self.slots_hand: int | None = None
+        self.layout: str | None = FULL
+        self.window: Size | None = None  # the size the terminal last reported
         self._continue = asyncio.Event()
         self._drawn: dict[str, object] = {}  # what each widget shows now (see _show)
 
@@ -145,6 +187,7 @@ class OhHellApp(App[str]):
         with Horizontal(id="hand"):
             for i in range(MAX_CARDS):
                 yield CardWidget(i)
+        yield Static(id="too-small")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -185,7 +228,32 @@ class OhHellApp(App[str]):
 
     # --- drawing ---
 
+    def on_resize(self, event: Resize) -> None:
+        self.window = event.size  # the app's own size follows a moment later
+        if self.screen_stack:
+            self.refresh_view()
+
+    def fit_layout(self) -> bool:
+        """Choose the layout the window holds (see ``layout``); False, with a
+        notice in place of the table, when the window is too small for any."""
+        s = self.session
+        width, height = self.window or self.size
+        layout = fitting_layout(s.rules, s.names, s.kinds, width, height)
+        main = self.screen_stack[0]
+        if layout != self.layout:
+            self.layout = layout
+            main.set_class(layout == COMPACT, "compact")
+            main.set_class(layout is None, "too-small")
+            self._drawn.clear()  # every widget is drawn again at its new width
+            self.refresh_bindings()
+        if layout is not None:
+            return True
+        self._show("#too-small", too_small_words(need(s.rules, s.names, s.kinds, COMPACT), width, height))
+        return False
+
     def refresh_view(self) -> None:
+        if not self.fit_layout():
+            return
         s = self.session
         obs = s.observation()
         mode = self.mode()
@@ -201,10 +269,16 @@ class OhHellApp(App[str]):
             obs.dealer,
             obs.hands if obs.devils_bridge else None,
             self.shown_trick,
+            mode == "change",
         )
         if self._drawn.get("#players") != table_key:
             self._drawn["#players"] = table_key
-            self.query_one("#players", Static).update(players_table(obs, s.names, s.kinds, self.shown_trick))
+            # R-BID-CHANGE: while you may change your bid the next bidder waits, so ▶ stays on you.
+            turn = {s.human} if mode == "change" else None
+            table = players_table(
+                obs, s.names, s.kinds, self.shown_trick, turn=turn, levels=self.layout == FULL
+            )
+            self.query_one("#players", Static).update(table)
         self._show("#status", self.status_text(obs, mode))
         self.draw_choices(obs, mode)
         self.draw_hand(obs, mode)
@@ -217,14 +291,29 @@ class OhHellApp(App[str]):
 
     def title_text(self, obs: Observation) -> Text:
         s = self.session
-        text = Text.assemble(("Oh Hell", "bold"), "  ")
+        compact = self.layout == COMPACT
+        text = Text.assemble(("Oh Hell", "bold"), "  ") if not compact else Text()
         if obs.phase not in (Phase.BID, Phase.TRUMP, Phase.PLAY):
-            text.append(rules_title(s.rules), style="dim")
+            text.append(rules_title(s.rules, s.names), style="dim")
             return text
         total = len(obs.rules.schedule)
-        number = f"Hand {obs.hand_number + 1} of {total}" if not obs.extra_hand else "Tie-break hand"
-        text.append(f"{number} · {obs.hand_size} card{'s' if obs.hand_size != 1 else ''} · Trump ")
-        if obs.trump_decided:
+        if obs.extra_hand:
+            number = "Tie-break hand"
+        else:
+            number = (
+                f"Hand {obs.hand_number + 1}/{total}" if compact else f"Hand {obs.hand_number + 1} of {total}"
+            )
+        text.append(f"{number} · {plural(obs.hand_size, 'card')} · Trump ")
+        if obs.trump_decided and compact:
+            trump = obs.trump  # an IntEnum: clubs is 0, so compare with None
+            text.append_text(
+                Text(trump.symbol, style=suit_style(trump)) if trump is not None else Text("none")
+            )
+            if obs.turned is not None:
+                text.append(" (")
+                text.append_text(card_text(obs.turned))
+                text.append(")")
+        elif obs.trump_decided:
             text.append_text(suit_text(obs.trump))
             if obs.turned is not None:
                 text.append(" (turned ")
@@ -318,74 +407,76 @@ class OhHellApp(App[str]):
             chip = self.query_one(f"#trump-{i}", Chip)
             chip.display = mode == "trump" and NameTrump(self.session.human, t) in legal
             chip.set_class(isinstance(self.hinted, NameTrump) and self.hinted.suit == t, "hinted")
+            if self.layout == COMPACT:  # the symbol alone: five choices in a narrow window
+                chip.update(
+                    Text.assemble(f"{i + 1} ", Text(t.symbol, suit_style(t)) if t is not None else "NT")
+                )
+            else:
+                chip.update(Text.assemble(f"{i + 1} ", suit_text(t)))
         self.query_one("#keep", Chip).display = mode == "change"
         self.query_one("#continue", Chip).display = mode == "continue"
 
+    def update_slots(self, obs: Observation) -> None:
+        """Keep each card in the slot it was dealt to: a new hand is laid out
+        sorted, and a card played leaves its slot (and its key) empty."""
+        if obs.phase not in (Phase.BID, Phase.TRUMP, Phase.PLAY):
+            return
+        left = Counter(obs.hand)  # Counter: an Australian pack holds equal cards
+        kept: list[Card | None] = []
+        for card in self.slots:
+            if card is not None and left[card] > 0:
+                kept.append(card)
+                left[card] -= 1
+            else:
+                kept.append(None)
+        if self.slots_hand != obs.hand_number or +left:
+            self.slots = list(sort_hand(obs.hand))
+            self.slots_hand = obs.hand_number
+        else:
+            self.slots = kept
+
+    def playable_slots(self, obs: Observation, mode: str) -> list[int]:
+        """The slots of the cards you may play now, left to right."""
+        plays = [a for a in obs.legal_actions if isinstance(a, Play)]
+        if mode != "play" or not plays:
+            return []
+        if obs.devils_bridge:
+            return [0]  # the card you cannot see
+        playable = {a.card for a in plays}
+        return [i for i, card in enumerate(self.slots) if card is not None and card in playable]
+
+    def hinted_slot(self) -> int | None:
+        if isinstance(self.hinted, Play) and self.hinted.card in self.slots:
+            return self.slots.index(self.hinted.card)
+        return None
+
     def draw_hand(self, obs: Observation, mode: str) -> None:
         blind = obs.devils_bridge and obs.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY)
-        playable = {a.card for a in obs.legal_actions if isinstance(a, Play)} if mode == "play" else set()
-        cards = sort_hand(obs.hand)
-        self.shown_cards = cards
-        widgets = list(self.query(CardWidget))
-        if self.cursor is not None and (mode != "play" or self.cursor >= max(len(cards), 1)):
+        self.update_slots(obs)
+        playable = self.playable_slots(obs, mode)
+        if not playable:
             self.cursor = None
-        for i, widget in enumerate(widgets):
-            hinted = isinstance(self.hinted, Play) and i < len(cards) and self.hinted.card == cards[i]
+        elif self.cursor not in playable:  # start on the hinted card, else the first playable one
+            hinted = self.hinted_slot()
+            self.cursor = hinted if hinted in playable else playable[0]
+        hinted = self.hinted_slot()
+        for i, widget in enumerate(self.query(CardWidget)):
             if blind:
                 count = obs.hand_counts[self.session.human]
                 widget.show(None, legal=mode == "play", neutral=mode != "play", blind=i < count)
                 if i >= count:
                     widget.display = False
             else:
-                card = cards[i] if i < len(cards) else None
-                widget.show(card, legal=card in playable, neutral=mode != "play")
+                card = self.slots[i] if i < len(self.slots) else None
+                widget.show(card, legal=i in playable, neutral=mode != "play")
             widget.set_class(self.cursor == i, "cursor")
-            widget.set_class(bool(hinted), "hinted")
+            widget.set_class(hinted == i, "hinted")
 
     def log_event(self, event: Event) -> None:
         s = self.session
         log = self.query_one("#log", RichLog)
-        names = s.names
-
-        def who(seat: int) -> str:
-            return "You" if seat == s.human else names[seat]
-
-        action = event.action
-        if event.kind == "deal":
-            obs = s.observation()
-            log.write(
-                Text(f"— Hand {obs.hand_number + 1}: {names[obs.dealer]} deals {obs.hand_size} —", "bold")
-            )
-        elif event.kind == "draw" and action is not None:
-            cards = [(s_, c) for s_, c in enumerate(getattr(action, "cards", ())) if c is not None]
-            line = Text("Draw: ")
-            for k, (seat, card) in enumerate(cards):
-                line.append(f"{', ' if k else ''}{who(seat)} ")
-                line.append_text(card_text(card))
+        for line in log_lines(event, s.observation(), s.names, s.human):
             log.write(line)
-            if event.dealer is not None:
-                log.write(Text(f"{who(event.dealer)} deal{'' if event.dealer == s.human else 's'} first."))
-        elif event.kind in ("bid", "change"):
-            if action is None:
-                log.write(Text(f"{who(event.seat)} bid (sealed)"))
-            else:
-                verb = "bid" if event.kind == "bid" else "change the bid to"
-                if event.seat != s.human:
-                    verb = "bids" if event.kind == "bid" else "changes the bid to"
-                log.write(Text(f"{who(event.seat)} {verb} {getattr(action, 'bid', '?')}"))
-        elif event.kind == "trump" and isinstance(action, NameTrump):
-            verb = "name" if event.seat == s.human else "names"
-            log.write(Text.assemble(f"{who(event.seat)} {verb} ", suit_text(action.suit)))
-        elif event.kind == "play" and isinstance(action, Play) and action.card is not None:
-            verb = "play" if event.seat == s.human else "plays"
-            log.write(Text.assemble(f"{who(event.seat)} {verb} ", card_text(action.card)))
-            if event.trick is not None:
-                winner = event.trick.winner
-                log.write(Text(f"  → {who(winner)} win{'' if winner == s.human else 's'} the trick", "green"))
-        if event.result is not None:
-            r = event.result
-            made = ", ".join(who(i) for i in range(len(names)) if r.bids[i] == r.tricks[i]) or "nobody"
-            log.write(Text(f"Hand {r.number} over; made their bids: {made}", style="bold"))
 
     # --- the match moving on ---
 
@@ -432,7 +523,7 @@ class OhHellApp(App[str]):
         self.refresh_view()
         if event.trick is not None and self.trick_pause > 0:
             self.shown_trick = event.trick
-            await self.wait_continue(self.trick_pause)
+            await self.wait_continue(None if math.isinf(self.trick_pause) else self.trick_pause)
             self.shown_trick = None
         if event.result is not None:
             r = event.result
@@ -443,7 +534,7 @@ class OhHellApp(App[str]):
         elif by_bot and event.kind not in ("deal", "draw") and self.pause > 0:
             await asyncio.sleep(self.pause)
 
-    async def wait_continue(self, timeout: float) -> None:
+    async def wait_continue(self, timeout: float | None) -> None:
         self._continue.clear()
         self.waiting_continue = True
         self.refresh_view()
@@ -493,17 +584,24 @@ class OhHellApp(App[str]):
         self.advance()
 
     def play_index(self, index: int) -> None:
+        """Play the card in slot ``index`` (its key is ``CARD_KEYS[index]``)."""
         obs = self.session.observation()
         if obs.devils_bridge:
             blind = [a for a in obs.legal_actions if isinstance(a, Play)]
             if index == 0 and blind:
                 self.human_act(blind[0])
             return
-        if index >= len(self.shown_cards):
-            self.error = f"There is no card {CARD_KEYS[index]}: your hand has {len(self.shown_cards)} cards."
+        card = self.slots[index] if index < len(self.slots) else None
+        if card is None:
+            keys = " ".join(CARD_KEYS[i] for i, c in enumerate(self.slots) if c is not None)
+            gone = "was played" if index < len(self.slots) else "is not in your hand"
+            self.error = (
+                f"Card {CARD_KEYS[index]} {gone}; your cards have the keys {keys} "
+                "(each card keeps its key all hand)."
+            )
             self.refresh_view()
             return
-        self.human_act(Play(self.session.human, self.shown_cards[index]))
+        self.human_act(Play(self.session.human, card))
 
     def bid_digit(self, digit: str, mode: str) -> None:
         obs = self.session.observation()
@@ -554,15 +652,26 @@ class OhHellApp(App[str]):
             self.commit_bid(mode)
         elif mode == "change":
             self.keep_bid()
+        elif mode in ("bid", "trump") and isinstance(self.hinted, Bid | NameTrump):
+            self.human_act(self.hinted)  # Enter takes the hint
         elif mode == "play" and self.cursor is not None:
-            self.play_index(self.cursor)
+            self.play_index(self.cursor)  # the cursor is on the hinted card once there is a hint
 
     def action_move(self, delta: int) -> None:
+        """The cursor to the next (or previous) playable card, skipping the others."""
         if self.mode() != "play" or not self._main_screen():
             return
-        count = max(len(self.shown_cards), 1)
-        self.cursor = 0 if self.cursor is None else (self.cursor + delta) % count
+        playable = self.playable_slots(self.session.observation(), "play")
+        if not playable:
+            return
+        at = playable.index(self.cursor) if self.cursor in playable else -1 if delta > 0 else 0
+        self.cursor = playable[(at + delta) % len(playable)]
         self.refresh_view()
+
+    def action_log(self) -> None:
+        """In the compact layout, the log in place of the players' table, and back."""
+        if self.layout == COMPACT and self._main_screen():
+            self.screen_stack[0].toggle_class("show-log")
 
     def on_card_widget_chosen(self, message: CardWidget.Chosen) -> None:
         mode = self.mode()
@@ -609,7 +718,12 @@ class OhHellApp(App[str]):
         if found is None or s.moves != at:
             return
         self.hinted = found.action
-        self.note = Text(f"Hint: the expert would {_hint_words(found)}.", style="bold yellow")
+        key = None
+        if isinstance(found.action, Play):
+            slot = self.hinted_slot()
+            self.cursor = slot  # Enter plays the hinted card
+            key = CARD_KEYS[slot] if slot is not None else None
+        self.note = Text(f"Hint: the expert would {_hint_words(found, key)}.", style="bold yellow")
         self.refresh_view()
 
     def action_rules(self) -> None:
@@ -631,18 +745,25 @@ class OhHellApp(App[str]):
         self.exit("interrupted")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Game keys belong to the table: hide them while another screen is up.
-        return action not in ("hint", "scores", "key", "confirm", "move") or self._main_screen()
+        # Game keys belong to the table: hide them while another screen is up,
+        # and while the window is too small to show the table.
+        if action == "log":
+            return self.layout == COMPACT and self._main_screen()
+        if action in ("hint", "scores", "key", "confirm", "move"):
+            return self._main_screen() and self.layout is not None
+        return True
 
 
-def _hint_words(found: Hint) -> Text | str:
+def _hint_words(found: Hint, key: str | None) -> str:
+    """The hint, with the key that takes it: ``play A♠ (key 3, or Enter)``."""
     action = found.action
     if isinstance(action, Bid):
-        what = f"bid {action.bid}"
+        what = f"bid {action.bid} (Enter takes it)"
     elif isinstance(action, NameTrump):
-        what = "name " + (action.suit.name.lower() if action.suit is not None else "no trump")
+        number = TRUMPS.index(action.suit) + 1
+        what = f"name {suit_word(action.suit)} (key {number}, or Enter)"
     elif isinstance(action, Play) and action.card is not None:
-        what = f"play {action.card.pretty}"
+        what = f"play {action.card.pretty}" + (f" (key {key}, or Enter)" if key is not None else "")
     else:
-        what = "play your unseen card"
-    return f"{what} (expected score {found.expected:.1f})"
+        what = "play your unseen card (key 1, or Enter)"
+    return f"{what}; expected score {found.expected:.1f}"

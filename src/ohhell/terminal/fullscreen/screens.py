@@ -11,17 +11,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.events import Click
+from textual.events import Click, Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
 from ... import HandResult, Observation, Rules, Scoring, Standing, standings
 from ...describe import describe_rules, rules_title, tie_break_lines
-from .widgets import score_sheet, standings_table
+from .widgets import score_sheets, standings_table
 
 
 class ScoreScreen(ModalScreen[None]):
-    """The score sheet, shown after every hand and on ``s``; any key goes back."""
+    """The score sheet, shown after every hand and on ``s``; any key goes back.
+    ``heading`` is its one title (the sheet's table has none of its own). In a
+    narrow window the players are shared among several tables."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "close", "Continue"),
@@ -37,14 +39,22 @@ class ScoreScreen(ModalScreen[None]):
         self.heading = heading
 
     def compose(self) -> ComposeResult:
-        table = score_sheet(self.results, self.names)
+        # The dialog's frame, padding and a scroll bar take 6 columns; the
+        # tables get the rest, sharing out the players if need be.
+        tables = score_sheets(self.results, self.names, self.app.size.width - 6)
+        self._drawn_width = self.app.size.width
         dialog = VerticalScroll(classes="dialog")
-        dialog.styles.width = _width(table) + 4  # auto width would not measure a Rich table in full
+        # Auto width would not measure a Rich table in full.
+        dialog.styles.width = min(self.app.size.width, max(_width(t) for t in tables) + 6)
         with dialog:
             yield Static(Text(self.heading, style="bold"), id="score-heading", classes="fit")
-            yield Static(table, id="score-table")  # the dialog's width: Rich narrows the table to fit
+            yield Static(Group(*tables), id="score-table")
             yield Static(Text("Press Enter or click to continue.", style="dim"), classes="fit")
         yield Footer()
+
+    def on_resize(self, event: Resize) -> None:
+        if getattr(self, "_drawn_width", None) != self.app.size.width:
+            self.refresh(recompose=True)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -109,12 +119,18 @@ class FinalScreen(Screen[None]):
             notes.append(Text(f"Settlement: {settle}"))
         if self.saved:
             notes.append(Text(self.saved, style="dim"))
+        self._drawn_width = self.app.size.width
         with VerticalScroll(classes="final"):
             yield Static(Text("The match is over", style="bold"), id="final-heading")
             yield Static(standings_table(self.obs, self.names), id="standings")
             yield Static(Group(*notes), id="tie-break")
-            yield Static(score_sheet(self.obs.results, self.names), id="final-scores")
+            sheets = score_sheets(self.obs.results, self.names, self.app.size.width - 4, title="Score sheet")
+            yield Static(Group(*sheets), id="final-scores")
         yield Footer()
+
+    def on_resize(self, event: Resize) -> None:
+        if getattr(self, "_drawn_width", None) != self.app.size.width:
+            self.refresh(recompose=True)
 
     def _table(self) -> list[Standing]:
         return standings(self.obs.rules, self.obs.totals, self.obs.exact)

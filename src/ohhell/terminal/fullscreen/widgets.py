@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
 
-from ... import Card, HandResult, Observation, Suit, Trick, standings
+from ... import Card, Event, HandResult, NameTrump, Observation, Play, Suit, Trick, standings
+from ...describe import plural
 
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
 CARD_KEYS = "1234567890abcdefg"
@@ -100,8 +102,13 @@ def players_table(
     names: Sequence[str],
     kinds: Sequence[str],
     shown_trick: Trick | None,
+    *,
+    turn: set[int] | None = None,
+    levels: bool = True,
 ) -> Table:
-    """Each player's name, level, bid, tricks and score, the card on the table."""
+    """Each player's name, level (unless ``levels`` is off: the compact layout),
+    bid, tricks and score, the card on the table. ``▶`` marks ``turn``, by
+    default the seats whose turn it is."""
     n = obs.players
     table = Table(expand=True, box=None, padding=(0, 1), show_edge=False)
     table.add_column("", width=1)
@@ -126,15 +133,16 @@ def players_table(
             on_table[seat] = card_text(card)
             if i == 0:
                 on_table[seat].append(" led", style="dim")
-    turn: set[int] = set()
-    if shown_trick is None and obs.actors:
-        # Sequential bidding lists the seat that may still change its bid second.
-        simultaneous = obs.rules.bidding.value == "simultaneous"
-        turn = set(obs.actors) if simultaneous or obs.phase.value != "bid" else {obs.actors[0]}
+    if turn is None:
+        turn = set()
+        if shown_trick is None and obs.actors:
+            # Sequential bidding lists the seat that may still change its bid second.
+            simultaneous = obs.rules.bidding.value == "simultaneous"
+            turn = set(obs.actors) if simultaneous or obs.phase.value != "bid" else {obs.actors[0]}
     for seat in range(n):
         marker = Text("▶", style="bold yellow") if seat in turn else Text("")
         name = Text(names[seat], style="bold" if seat == obs.seat else "")
-        if kinds[seat] != "human":
+        if kinds[seat] != "human" and levels:
             name.append(f" ({kinds[seat]})", style="dim")
         if seat == obs.dealer:
             name.append(" D", style="bold cyan")
@@ -154,36 +162,77 @@ def players_table(
     return table
 
 
-def score_sheet(results: Sequence[HandResult], names: Sequence[str]) -> Table:
+SHEET_CAPTION = "b/t: bid/took, * a missed bid (a blob); pts: the hand's points; tot: the total"
+
+
+def score_sheets(
+    results: Sequence[HandResult], names: Sequence[str], width: int = 200, *, title: str | None = None
+) -> list[Table]:
     """Every finished hand: bid/took, the hand's points and the running total
-    per player; a red blob ● marks a missed bid."""
-    table = Table(
-        title="Score sheet",
-        caption="hand: cards, trump; each player: bid/took, points, total; ● a missed bid (a blob)",
-        header_style="bold",
-        box=box.SIMPLE_HEAD,
-        padding=(0, 1),
-    )
-    table.add_column("Hand", justify="left", no_wrap=True)
-    for name in names:
-        table.add_column(name, justify="right", no_wrap=True)
+    per player, under the player's name. When all the players do not fit in
+    ``width`` columns, the players are shared among several tables, each
+    with the hand column, rather than cut short.
+
+    Every cell of a player's column has the same width and a line under the
+    name says what each number is, so the numbers stand under their names."""
     totals = [0] * len(names)
+    rows: list[tuple[Text, list[tuple[str, bool]]]] = []
     for r in results:
-        hand = Text(f"{r.number}{'*' if r.extra else ''}: {r.size} ")
-        trump = Text(r.trump.symbol, style=suit_style(r.trump)) if r.trump is not None else Text("NT")
-        hand.append_text(trump)
-        cells: list[Text | str] = [hand]
+        hand = Text(f"{r.number}{'+' if r.extra else ''}: {r.size} ")
+        hand.append_text(
+            Text(r.trump.symbol, style=suit_style(r.trump)) if r.trump is not None else Text("NT")
+        )
+        cells = []
         for s in range(len(names)):
             totals[s] += r.scores[s]
-            made = r.bids[s] == r.tricks[s]
-            cell = Text(f"{r.bids[s]}/{r.tricks[s]}")
-            cell.append(" " if made else "●", style="" if made else "bold red")
-            cell.append(f" {r.scores[s]:>3} {totals[s]:>4}")
-            cells.append(cell)
-        table.add_row(*cells)
-    if any(r.extra for r in results):
-        table.caption = f"{table.caption}; * a tie-break hand"
-    return table
+            cells.append((f"{r.bids[s]}/{r.tricks[s]}", r.bids[s] == r.tricks[s]))
+            cells.append((str(r.scores[s]), True))
+            cells.append((str(totals[s]), True))
+        rows.append((hand, cells))
+    # One width per kind of number, the same for every player: b/t, pts, tot.
+    widths = [3, 3, 3]
+    for _, cells in rows:
+        for i, (text, _) in enumerate(cells):
+            widths[i % 3] = max(widths[i % 3], len(text))
+    w_bt, w_pts, w_tot = widths
+    legend = f"{'b/t':>{w_bt}}  {'pts':>{w_pts}} {'tot':>{w_tot}}"
+    caption = SHEET_CAPTION + ("; + a tie-break hand" if any(r.extra for r in results) else "")
+
+    def table(seats: Sequence[int], first: bool, last: bool) -> Table:
+        out = Table(
+            title=title if first else None,
+            caption=caption if last else None,
+            caption_justify="left",
+            header_style="bold",
+            box=box.SIMPLE_HEAD,
+            padding=(0, 1),
+        )
+        out.add_column("Hand", justify="left", no_wrap=True)
+        for s in seats:
+            header = Text.assemble((names[s], "bold"), "\n", (legend, "dim"))
+            out.add_column(header, justify="center", no_wrap=True)
+        for hand, cells in rows:
+            line: list[Text | str] = [hand]
+            for s in seats:
+                (bt, made), (pts, _), (tot, _) = cells[3 * s : 3 * s + 3]
+                cell = Text(f"{bt:>{w_bt}}")
+                cell.append(" " if made else "*", style="" if made else "bold red")
+                cell.append(f" {pts:>{w_pts}} {tot:>{w_tot}}")
+                line.append(cell)
+            out.add_row(*line)
+        return out
+
+    # As few tables as fit the width, the players shared out as evenly as can be;
+    # each table is measured as Rich will draw it (padding, edges and all).
+    console = Console(width=1000)
+    seats = list(range(len(names)))
+    for count in range(1, len(names) + 1):
+        size = -(-len(names) // count)
+        groups = [seats[k : k + size] for k in range(0, len(seats), size)]
+        tables = [table(g, i == 0, i == len(groups) - 1) for i, g in enumerate(groups)]
+        if all(console.measure(t).maximum <= width for t in tables):
+            break
+    return tables
 
 
 def standings_table(obs: Observation, names: Sequence[str]) -> Table:
@@ -197,3 +246,51 @@ def standings_table(obs: Observation, names: Sequence[str]) -> Table:
         style = "bold green" if row.place == 1 else ""
         table.add_row(str(row.place), Text(who, style=style), str(row.total), str(row.exact))
     return table
+
+
+def log_lines(event: Event, obs: Observation, names: Sequence[str], you: int) -> list[Text]:
+    """The log's lines for one event (``obs``: the observation after it)."""
+
+    def who(seat: int) -> str:
+        return "You" if seat == you else names[seat]
+
+    def verb(seat: int, mine: str, theirs: str) -> str:
+        return f"{who(seat)} {mine if seat == you else theirs}"
+
+    out: list[Text] = []
+    action = event.action
+    if event.kind == "deal":
+        dealt = plural(obs.hand_size, "card")
+        out.append(Text(f"— Hand {obs.hand_number + 1}: {names[obs.dealer]} deals {dealt} —", "bold"))
+    elif event.kind == "draw" and action is not None:
+        line = Text("Draw: ")
+        cards = [(seat, c) for seat, c in enumerate(getattr(action, "cards", ())) if c is not None]
+        for k, (seat, card) in enumerate(cards):
+            line.append(f"{', ' if k else ''}{who(seat)} ")
+            line.append_text(card_text(card))
+        out.append(line)
+        if event.dealer is not None:
+            out.append(Text(verb(event.dealer, "deal", "deals") + " first."))
+    elif event.kind in ("bid", "change"):
+        if action is None:
+            out.append(Text(f"{who(event.seat)} bid (sealed)"))
+        else:
+            said = (
+                verb(event.seat, "bid", "bids")
+                if event.kind == "bid"
+                else verb(event.seat, "change", "changes")
+            )
+            out.append(
+                Text(f"{said}{'' if event.kind == 'bid' else ' the bid to'} {getattr(action, 'bid', '?')}")
+            )
+    elif event.kind == "trump" and isinstance(action, NameTrump):
+        out.append(Text.assemble(verb(event.seat, "name", "names") + " ", suit_text(action.suit)))
+    elif event.kind == "play" and isinstance(action, Play) and action.card is not None:
+        out.append(Text.assemble(verb(event.seat, "play", "plays") + " ", card_text(action.card)))
+        if event.trick is not None:
+            out.append(Text(f"  → {verb(event.trick.winner, 'win', 'wins')} the trick", "green"))
+    if event.result is not None:
+        r = event.result
+        made = ", ".join(who(i) for i in range(len(names)) if r.bids[i] == r.tricks[i]) or "nobody"
+        out.append(Text(f"Hand {r.number} over; made their bids: {made}", style="bold"))
+    return out
