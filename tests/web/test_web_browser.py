@@ -160,6 +160,7 @@ def create_table(page: Page, base: str, name: str, seats: list[str], hand_sizes:
     page.fill("#nt-name", name)
     for seat, kind in enumerate(seats, start=1):
         page.select_option(f"#seat-kind-{seat}", kind)
+    page.click("#nt-options-box summary")  # "More rules" is folded at first
     page.fill("#opt-hand-sizes", hand_sizes)
     page.click("#new-table-button")
     page.wait_for_url(re.compile(r"/t/[^/]+$"))
@@ -185,7 +186,7 @@ SNAPSHOT = """() => {
     over: visible("#standings"),
     keep: Boolean(document.querySelector("#keep-button:not(:disabled)")),
     hand: cards.map((b) => b.dataset.card),
-    cards: cards.filter((b) => !b.disabled).map((b) => b.dataset.card),
+    cards: cards.filter((b) => b.classList.contains("legal")).map((b) => b.dataset.card),
     bids: enabled("#bids button[data-bid]", "bid"),
     suits: enabled("#bids button[data-suit]", "suit"),
     info: document.querySelector("#info").textContent,
@@ -578,8 +579,13 @@ def test_screenshots(base: str, browser: Browser) -> None:
     phone = new_context(browser, PHONE)
     try:
         page = context.new_page()
+        # An open table on the home page's list: Bea's, waiting for two players.
+        page.request.post(
+            f"{base}/api/tables",
+            data={"name": "Bea", "public": True, "seats": ["human", "human", "human", "expert"]},
+        )
         page.goto(f"{base}/")
-        page.locator("#nt-seat-list select").first.wait_for()
+        page.locator("#open-table-list li").first.wait_for()
         page.fill("#pn-name", "Ann")
         shot(page, "home")
 
@@ -613,6 +619,10 @@ def test_screenshots(base: str, browser: Browser) -> None:
                     break
                 if not step(target, snap):
                     target.wait_for_timeout(40)
+            if name == "table":  # a word in the chat, and a reaction on the seat
+                target.fill("#chat-input", "Good luck, all!")
+                target.press("#chat-input", "Enter")
+                target.click("#reactions button[data-reaction='hello']")
             target.wait_for_timeout(500)  # the cards' slide-in is over
             shot(target, name)
 

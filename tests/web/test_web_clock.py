@@ -450,8 +450,9 @@ def test_the_countdown_is_on_the_acting_seat_for_players_and_watchers(live: Live
             host.fill("#nt-name", "Al")
             host.select_option("#seat-kind-1", "human")
             host.select_option("#seat-kind-2", "random")
+            host.click("#nt-options-box summary")  # "More rules" is folded at first
             host.fill("#opt-hand-sizes", "2")
-            host.fill("#opt-first-dealer", "2")  # seat 1 (the host) bids first
+            host.select_option("#opt-first-dealer", "2")  # seat 3 deals: seat 1 (the host) bids first
             host.fill("#nt-clock", "600")
             host.click("#new-table-button")
             host.wait_for_url(re.compile(r"/t/[^/]+$"))

@@ -91,6 +91,7 @@ lower case and suit symbols)."""
 
 SUIT_LETTER = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 NO_KEEP = "there is no bid of yours that could still be changed"  # a keep that came too late
+CHAT_LINES = ("good luck", "well played", "that was close", "my turn?")  # said at random, no card in them
 IN_HAND = (Phase.BID, Phase.TRUMP, Phase.PLAY)
 MESSAGE_TIMEOUT = 0.5  # seconds without any message before the players look again
 MATCH_TIMEOUT = 60.0  # seconds one match may take before the test fails
@@ -371,6 +372,7 @@ class Match:
     stalls: int = 0
     http: tuple[tuple[int, str], ...] = ()  # (version, body) of public answers fetched mid-match
     refusals: tuple[tuple[str, str, str], ...] = ()  # (what was provoked, code, error)
+    chat: int = 0  # chat lines and reactions the seats said
 
 
 class Policy:
@@ -384,8 +386,9 @@ class Policy:
         self.hints_left = hints
         self.mistakes_left = mistakes
         self.changed: set[tuple[int, int]] = set()  # (seat, hand) where a bid was changed
-        self.stats = {"refused": 0, "hints": 0, "changes": 0, "keeps": 0}
+        self.stats = {"refused": 0, "hints": 0, "changes": 0, "keeps": 0, "chat": 0}
         self.refusals: list[tuple[str, str, str]] = []  # (what was provoked, code, error)
+        self.chat_left: dict[int, int] = {}  # lines each seat may still say (under the chat's budget)
 
     def act(self, conn: Conn) -> None:
         """Act on ``conn``'s latest state if the seat has something to do."""
@@ -415,6 +418,15 @@ class Policy:
                 self.stats["keeps"] += 1
                 conn.send({"type": "keep"})
             return
+        if self.chat_left.setdefault(seat, 2) and self.rng.random() < 0.05:
+            # Talk at the table: chat takes the path of every message, and
+            # the checker reads what it brings like anything else.
+            self.chat_left[seat] -= 1
+            self.stats["chat"] += 1
+            if self.rng.random() < 0.5:
+                conn.send({"type": "chat", "text": self.rng.choice(CHAT_LINES)})
+            else:
+                conn.send({"type": "react", "reaction": self.rng.choice(["nice", "oops", "gg"])})
         if self.hints_left and not conn.hints and self.rng.random() < 0.04:  # one at a time
             self.hints_left -= 1
             self.stats["hints"] += 1
@@ -475,6 +487,7 @@ class Policy:
         elif kind == "hint":
             conn.hints -= 1
         elif kind == "error":
+            assert message["code"] != "chat", f"a chat line was refused: {message}"
             if message["error"] == "you have nothing to choose now":
                 conn.hints -= 1  # a hint asked for too late
             elif conn.expected and message["error"] != NO_KEEP:
@@ -612,6 +625,7 @@ def play_match(
         stalls,
         tuple(http),
         tuple(policy.refusals),
+        stats["chat"],
     )
 
 
@@ -841,6 +855,8 @@ def test_no_message_leaks_a_card(client: TestClient, config: Config) -> None:
     if "R-BID-SIMULTANEOUS" in config.rules:
         assert truth.counts["sealed states"] > 0
     assert truth.counts["card tokens"] > 100
+    if match.chat:  # every line said reached the connections, and was checked like the rest
+        assert truth.counts["chat messages"] >= match.chat
     # The checks ran on whole matches, not on nothing.
     actions = len(record.actions)
     for conn in match.conns:

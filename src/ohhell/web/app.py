@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from .. import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PRESETS,
     Phase,
     Record,
     RecordError,
@@ -44,9 +45,11 @@ from .. import (
     observe,
 )
 from ..bots import opponent_levels
+from .chat import REACTIONS, clean_text, parse_mutes, watcher_name
 from .guard import Guard, Quotas, client_address
 from .hub import Hub
 from .protocol import (
+    DEFAULT_PRESET,
     MAX_MESSAGE,
     Json,
     ProtocolError,
@@ -62,7 +65,16 @@ from .protocol import dumps as dumps_json
 from .requests import int_field, json_body, read_body
 from .scores import score_routes
 from .store import Store
-from .table import DEFAULT_CLOCK, HUMAN, MAX_CLOCK, Connection, LiveTable, TableError, check_clock
+from .table import (
+    DEFAULT_CLOCK,
+    HUMAN,
+    MAX_CLOCK,
+    Connection,
+    LiveTable,
+    TableError,
+    check_clock,
+    token_hash,
+)
 from .thinking import Thinkers
 
 log = logging.getLogger("ohhell.web")
@@ -107,6 +119,21 @@ def _name(data: dict[str, Any], default: str) -> str:
         return clean_name(data.get("name") or default)
     except ProtocolError as err:
         raise TableError(str(err)) from None
+
+
+def _rule_field(preset: str, options: dict[str, str]) -> str | None:
+    """The one rule option that is wrong on its own (with the preset and
+    the number of players), or None: the preset itself ("preset"), or only a
+    combination of options is wrong."""
+    if preset not in PRESETS:
+        return "preset"
+    players = {"players": options["players"]} if "players" in options else {}
+    for name, value in options.items():
+        try:
+            make_rules(preset, {**players, name: value})
+        except RulesError:
+            return name
+    return None
 
 
 def _token(data: dict[str, Any]) -> str | None:
@@ -230,12 +257,13 @@ class Server:
     async def play_now(self, request: Request) -> Response:
         self.quotas.take("tables", client_address(request.scope))  # before any work on the body
         data = await json_body(request)
-        preset = _text(data, "preset", "pagat")
+        preset = _text(data, "preset", DEFAULT_PRESET)
         level = _text(data, "level", "intermediate")
         if level not in opponent_levels():
             raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
         rules = make_rules(preset)
-        name = _name(data, "You")
+        # Not "You": the page marks a person's own seat "you" already ("You you").
+        name = _name(data, "Player 1")
         kinds = [HUMAN] + [level] * (rules.players - 1)
         table_id, token = self.tables.create(rules, kinds, host_seat=0, host_name=name)
         table = await self.tables.get(table_id)
@@ -246,7 +274,7 @@ class Server:
     async def new_table(self, request: Request) -> Response:
         self.quotas.take("tables", client_address(request.scope))  # before any work on the body
         data = await json_body(request)
-        preset = _text(data, "preset", "pagat")
+        preset = _text(data, "preset", DEFAULT_PRESET)
         options = data.get("options", {})
         if not isinstance(options, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in options.items()
@@ -255,19 +283,33 @@ class Server:
         options = dict(options)
         if "players" in data:
             options["players"] = str(int_field(data, "players"))
-        rules = make_rules(preset, options)
+        try:
+            rules = make_rules(preset, options)
+        except RulesError as err:
+            # Said next to the field it is about, when one field alone is wrong.
+            raise TableError(str(err), field=_rule_field(preset, options)) from None
         if not MIN_PLAYERS <= rules.players <= MAX_PLAYERS:  # pragma: no cover - make_rules checks
             raise TableError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
         kinds = data.get("seats", [HUMAN] * rules.players)
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
-            raise TableError('"seats" must list each seat\'s kind: "human" or a bot level')
+            raise TableError('"seats" must list each seat\'s kind: "human" or a bot level', field="seats")
         seat = int_field(data, "seat", 0)
-        name = _name(data, "Host")
+        try:
+            name = _name(data, "Host")
+        except TableError as err:
+            raise TableError(str(err), field="name") from None
         clock = data.get("clock", self.clock)
         if type(clock) not in (int, float):
-            raise TableError(f'"clock" must be a number of seconds, not {clock!r}')
+            raise TableError(f'"clock" must be a number of seconds, not {clock!r}', field="clock")
+        public = data.get("public", False)
+        if type(public) is not bool:
+            raise TableError(f'"public" must be true (listed on the home page) or false, not {public!r}')
+        try:
+            clock = check_clock(float(clock))
+        except TableError as err:
+            raise TableError(str(err), field="clock") from None
         table_id, token = self.tables.create(
-            rules, list(kinds), host_seat=seat, host_name=name, clock=check_clock(float(clock))
+            rules, list(kinds), host_seat=seat, host_name=name, clock=clock, public=public
         )
         return JSONResponse({"table": table_id, "seat": seat, "token": token})
 
@@ -279,10 +321,21 @@ class Server:
         self.quotas.take("tables", client_address(request.scope))
         table = await self.table(request)
         data = await json_body(request)
-        seat = int_field(data, "seat")
-        name = _name(data, f"Player {seat + 1}")
-        token = await self.tables.join(table, seat, name)
+        # No seat: the first open one (one click on the home page's list).
+        seat = int_field(data, "seat") if data.get("seat") is not None else None
+        name = _name(data, "Player") if data.get("name") else None
+        seat, token = await self.tables.join(table, seat, name)
         return JSONResponse({"table": table.id, "seat": seat, "token": token})
+
+    async def rematch(self, request: Request) -> Response:
+        self.quotas.take("tables", client_address(request.scope))
+        table = await self.table(request)
+        data = await json_body(request)
+        table_id, seat, token = await self.tables.rematch(table, _token(data))
+        return JSONResponse({"table": table_id, "seat": seat, "token": token})
+
+    async def lobby(self, request: Request) -> Response:
+        return Response(self.tables.lobby.answer(), media_type="application/json")
 
     async def fill(self, request: Request) -> Response:
         table = await self.table(request)
@@ -366,7 +419,10 @@ class Server:
             return
         token = hello.get("token")
         seat = table.seat_of_token(token if isinstance(token, str) else None)
-        if token and seat is None:
+        removed = isinstance(token, str) and bool(token) and token_hash(token) in table.chat.removed
+        if removed:
+            await _send_error(ws, "The host removed you from this table: you can watch.", "removed")
+        elif token and seat is None:
             await _send_error(ws, "this token holds no seat at this table: you are watching", "seat")
         most = self.limits.spectators_per_table
         if seat is None and most and table.spectators >= most:
@@ -380,6 +436,13 @@ class Server:
             host=seat is not None and seat == table.host_seat,
             close=lambda: ws.close(4008),
         )
+        # The viewer's chat mutes come with the hello, so the chat's history
+        # sent on arrival already leaves out whom they muted.
+        try:
+            conn.muted = parse_mutes(hello.get("mute"), len(table.seats))
+        except ProtocolError as err:
+            await _send_error(ws, str(err), "bad")
+        conn.removed = removed  # removed by the host: may watch, may not speak
         conn.start()
         table.attach(conn)
         allowance, last = BURST, asyncio.get_running_loop().time()  # a token bucket against floods
@@ -420,8 +483,14 @@ class Server:
         if kind == "ping":
             conn.post_json({"type": "pong"})
             return
+        if kind in ("chat", "react", "mute", "silence", "remove"):
+            await self._social(table, conn, message)
+            return
         if kind not in ("act", "keep", "back", "replace"):
-            raise ProtocolError(f"unknown message type {kind!r}: act, keep, back, replace, hint or ping")
+            raise ProtocolError(
+                f"unknown message type {kind!r}: act, keep, back, replace, hint, ping, "
+                "chat, react, mute, silence or remove"
+            )
         if conn.seat is None:
             raise TableError("you are watching: only a seated player may act", "seat")
         if kind == "keep":
@@ -445,6 +514,39 @@ class Server:
             raise ProtocolError('"version" must be the version of the state you acted on')
         action = parse_action(message.get("action"), conn.seat)
         await table.act(conn.seat, action, version)
+
+    async def _social(self, table: LiveTable, conn: Connection, message: Json) -> None:
+        """Chat, reactions, a viewer's mutes, and the host's mute and removal (chat.py)."""
+        kind = message["type"]
+        if kind == "chat":
+            name = None if conn.seat is not None else watcher_name(message.get("name"))
+            table.speak(conn, "chat", clean_text(message.get("text")), name)
+        elif kind == "react":
+            reaction = message.get("reaction")
+            if not isinstance(reaction, str) or reaction not in REACTIONS:
+                raise ProtocolError(f'"reaction" must be one of {", ".join(REACTIONS)}')
+            name = None if conn.seat is not None else watcher_name(message.get("name"))
+            table.speak(conn, "reaction", REACTIONS[reaction], name)
+        elif kind == "mute":
+            who = message.get("who")
+            (muted,) = parse_mutes([who], len(table.seats))
+            on = message.get("on", True)
+            if type(on) is not bool:
+                raise ProtocolError('"on" must be true (mute) or false (hear again)')
+            (conn.muted.add if on else conn.muted.discard)(muted)
+        else:  # the host's: "silence" (mute for everyone) and "remove"
+            if not conn.host:
+                raise TableError("only the table's host may do that", "seat")
+            seat = message.get("seat")
+            if type(seat) is not int or not 0 <= seat < len(table.seats):
+                raise ProtocolError(f'"seat" must be a seat from 0 to {len(table.seats) - 1}')
+            if kind == "remove":
+                await table.remove(seat)
+            else:
+                on = message.get("on", True)
+                if type(on) is not bool:
+                    raise ProtocolError('"on" must be true (mute) or false (let them speak again)')
+                table.silence(seat, on)
 
     async def _hint(self, table: LiveTable, conn: Connection) -> None:
         if conn.seat is None:
@@ -571,6 +673,8 @@ def create_app(
             try:
                 return await handler(request)  # type: ignore[no-any-return]
             except TableError as err:
+                if err.field is not None:
+                    return JSONResponse({"error": str(err), "field": err.field}, status_code=err.status)
                 return _error(str(err), err.status)
             except RulesError as err:
                 return _error(str(err))
@@ -594,10 +698,12 @@ def create_app(
         Route("/api/options", guarded(server.options)),
         Route("/api/play-now", guarded(server.play_now), methods=["POST"]),
         Route("/api/tables", guarded(server.new_table), methods=["POST"]),
+        Route("/api/lobby", guarded(server.lobby)),
         Route("/api/tables/{table}", guarded(server.show)),
         Route("/api/tables/{table}/join", guarded(server.join), methods=["POST"]),
         Route("/api/tables/{table}/fill", guarded(server.fill), methods=["POST"]),
         Route("/api/tables/{table}/start", guarded(server.start), methods=["POST"]),
+        Route("/api/tables/{table}/rematch", guarded(server.rematch), methods=["POST"]),
         Route("/api/tables/{table}/record", guarded(server.record)),
         Route("/api/replay", guarded(server.replay), methods=["POST"]),
         *score_routes(server),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
@@ -16,15 +17,19 @@ from collections.abc import Callable
 
 from .. import Rules
 from ..bots import opponent_levels
+from .lobby import Lobby
 from .store import SeatRow, Store
 from .table import (
     BOT,
+    COVER_LEVEL,
     DEFAULT_CLOCK,
     HUMAN,
+    INVITED,
     OPEN,
     LiveTable,
     Seat,
     TableError,
+    bot_name,
     check_clock,
     new_token,
     token_hash,
@@ -59,6 +64,7 @@ class Hub:
         self.clock = check_clock(clock)  # the clock of new tables unless they choose
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
+        self.lobby = Lobby(store)  # the home page's list of open public tables
 
     async def get(self, table_id: str) -> LiveTable | None:
         table = self.tables.get(table_id)
@@ -159,8 +165,10 @@ class Hub:
         host_name: str,
         seed: int | None = None,
         clock: float | None = None,
+        public: bool = False,
     ) -> tuple[str, str]:
-        """A new table in the lobby; returns (table id, the host's token)."""
+        """A new table in the lobby; returns (table id, the host's token).
+        A ``public`` table is listed on the home page while a seat is open."""
         if len(kinds) != rules.players:
             raise TableError(f"a {rules.players}-player table needs {rules.players} seats, not {len(kinds)}")
         if not 0 <= host_seat < rules.players:
@@ -174,22 +182,31 @@ class Hub:
             elif kind == HUMAN:
                 rows.append(SeatRow(seat, None, OPEN, None, None))
             elif kind in opponent_levels():
-                rows.append(SeatRow(seat, _bot_name(seat, kind), BOT, kind, None))
+                rows.append(SeatRow(seat, bot_name(seat, kind), BOT, kind, None))
             else:
                 raise TableError(
                     f"seat {seat}: {kind!r} is neither human nor a bot level ({', '.join(opponent_levels())})"
                 )
         seed = secrets.randbelow(2**62) if seed is None else seed
         clock = self.clock if clock is None else check_clock(clock)
-        self.store.create(table_id, rules.options(), seed, host_seat, rows, clock=clock)
+        self.store.create(table_id, rules.options(), seed, host_seat, rows, clock=clock, public=public)
+        if public:
+            self.lobby.changed()
         return table_id, token
 
-    async def join(self, table: LiveTable, seat: int, name: str) -> str:
+    async def join(self, table: LiveTable, seat: int | None, name: str | None) -> tuple[int, str]:
+        """A person takes ``seat`` (None: the first open one); returns the
+        seat and its token. ``name`` None: "Player" and the seat's number."""
         async with table.lock:
             if table.status != "lobby":
                 raise TableError("the match has started", status=409)
+            if seat is None:
+                seat = next((s.seat for s in table.seats if s.kind == OPEN), None)
+                if seat is None:
+                    raise TableError("every seat is taken", status=409)
             if not 0 <= seat < len(table.seats):
                 raise TableError(f"there is no seat {seat}")
+            name = name or f"Player {seat + 1}"
             s = table.seats[seat]
             if s.kind != OPEN:
                 raise TableError(f"seat {seat} is taken", status=409)
@@ -200,7 +217,9 @@ class Hub:
             s.name, s.kind, s.token_hash = name, HUMAN, row.token_hash
             s.gone_since = self.now()
             table.broadcast_table()
-            return token
+            if table.listed:
+                self.lobby.changed()
+            return seat, token
 
     async def fill(self, table: LiveTable, token: str | None, level: str) -> None:
         async with table.lock:
@@ -211,9 +230,11 @@ class Hub:
                 raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
             for s in table.seats:
                 if s.kind == OPEN:
-                    s.name, s.kind, s.level = _bot_name(s.seat, level), BOT, level
+                    s.name, s.kind, s.level = bot_name(s.seat, level), BOT, level
                     self.store.set_seat(table.id, s.row())
             table.broadcast_table()
+            if table.listed:
+                self.lobby.changed()
 
     async def start(self, table: LiveTable, token: str | None) -> None:
         async with table.lock:
@@ -227,25 +248,84 @@ class Hub:
                     "wait for players or fill it with bots",
                     status=409,
                 )
+            # A rematch's seats that nobody took back: bots play them.
+            for s in table.seats:
+                if s.kind == INVITED:
+                    s.name, s.kind, s.level, s.token_hash = (
+                        bot_name(s.seat, COVER_LEVEL),
+                        BOT,
+                        COVER_LEVEL,
+                        None,
+                    )
+                    self.store.set_seat(table.id, s.row())
             table.status = "playing"
             now = self.now()
             for s in table.seats:
                 s.gone_since = now
             table.match.restart_clock()
             self.store.set_status(table.id, "playing")
+            if table.listed:
+                self.lobby.changed()
             table.broadcast_table()
             table.broadcast_state()
             table.wake.set()
 
+    async def rematch(self, table: LiveTable, token: str | None) -> tuple[str, int, str]:
+        """ "Play again" after ``table``'s match: the first player to ask makes
+        a new table with the same rules, seats and clock, and hosts it; every
+        other person's seat is kept for them (``INVITED``) until they ask too,
+        and the bots keep theirs. Returns (new table, seat, token): a player
+        keeps their seat and their token."""
+        seat = table.seat_of_token(token)
+        if seat is None or token is None:
+            raise TableError("only a player of this match may ask to play again", "seat", status=403)
+        async with table.lock:
+            if table.status != "over":
+                raise TableError("a rematch is for a finished match", status=409)
+            if table.rematch is None:
+                table_id = self._new_rematch(table, seat, token)
+                table.rematch = {"table": table_id, "by": table.seats[seat].name}
+                self.store.set_setting(table.id, "rematch", json.dumps(table.rematch))
+                table.broadcast_table()
+                return table_id, seat, token
+            table_id = str(table.rematch["table"])
+        fresh = await self.get(table_id)
+        if fresh is None:
+            raise TableError("the rematch has expired", status=404)
+        async with fresh.lock:
+            if fresh.seat_of_token(token) == seat:
+                return fresh.id, seat, token  # asked twice: nothing more to do
+            kept = fresh.invited_seat(token)
+            if (
+                kept is None
+                or fresh.status != "lobby"
+                or not self.store.accept_seat(fresh.id, kept, token_hash(token))
+            ):
+                raise TableError("the rematch has started without you: you can watch it", status=409)
+            s = fresh.seats[kept]
+            s.kind, s.gone_since = HUMAN, self.now()
+            fresh.broadcast_table()
+            return fresh.id, kept, token
+
+    def _new_rematch(self, table: LiveTable, seat: int, token: str) -> str:
+        rows = []
+        for s in table.seats:
+            if s.seat == seat:
+                rows.append(SeatRow(s.seat, s.name, HUMAN, None, token_hash(token)))
+            elif s.kind == HUMAN:
+                rows.append(SeatRow(s.seat, s.name, INVITED, None, s.token_hash))
+            else:
+                rows.append(SeatRow(s.seat, s.name, BOT, s.level or COVER_LEVEL, None))
+        table_id = secrets.token_urlsafe(9)
+        self.store.create(
+            table_id, table.rules.options(), secrets.randbelow(2**62), seat, rows, clock=table.clock
+        )
+        log.info("table %s: played again as %s", table.id, table_id)
+        return table_id
+
     def _host(self, table: LiveTable, token: str | None) -> None:
         if table.seat_of_token(token) != table.host_seat:
             raise TableError("only the table's host may do that", "seat", status=403)
-
-
-def _bot_name(seat: int, level: str) -> str:
-    from ..terminal.session import BOT_SEAT_NAMES
-
-    return f"{BOT_SEAT_NAMES[seat % len(BOT_SEAT_NAMES)]} ({level})"
 
 
 __all__ = ["Hub"]

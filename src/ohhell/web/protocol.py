@@ -12,7 +12,6 @@ import functools
 import json
 import types
 import typing
-from enum import StrEnum
 from typing import Any, Final
 
 from .. import (
@@ -31,7 +30,6 @@ from .. import (
     Observation,
     Phase,
     Play,
-    Rules,
     SealedBid,
     SeenAction,
     SeenDeal,
@@ -39,12 +37,18 @@ from .. import (
     Trick,
     standings,
 )
+from ..describe import VALUE_HELP, option_choices, option_help, preset_line
 
 MAX_MESSAGE: Final = 4096
 """The largest client message (bytes) the server reads; a longer one is refused."""
 
 MAX_NAME: Final = 24
 """The longest player name, in characters."""
+
+DEFAULT_PRESET: Final = "pagat"
+"""The rules of "Play now", of a new table and of a new score sheet unless
+another preset is chosen: one default, so the same game scores the same
+whether it was played here or kept on the scorekeeper's sheet."""
 
 Json = dict[str, Any]
 
@@ -189,39 +193,38 @@ except ImportError:  # pragma: no cover - orjson is in the web extra
 
 
 def _choices(name: str) -> list[str] | None:
-    hint = typing.get_type_hints(Rules)[name]
-    if hint is bool:
-        return ["yes", "no"]
-    if isinstance(hint, type) and issubclass(hint, StrEnum):
-        return [m.value for m in hint]
-    if isinstance(hint, type) and issubclass(hint, Suit):
-        return [s.letter for s in Suit]
-    if name == "players":
-        return [str(n) for n in range(3, 8)]
-    return None  # free text: numbers, lists, teams
+    choices = option_choices(name)
+    return list(choices) if choices is not None else None  # None: free text (numbers, lists, teams)
 
 
-_HELP: Final = {
-    "players": "number of players (3 to 7)",
-    "deck": "standard 52 cards, or the Australian 65/78-card packs for 5 and 6 players",
-    "sequence": "how the hand sizes run",
-    "start_cards": "the largest hand (auto: by the number of players)",
-    "fixed_hands": "the number of hands when the sequence is fixed",
-    "hand_sizes": "an explicit list of hand sizes, e.g. 1,2,3 (none: from the sequence)",
-    "first_dealer": "the first dealer's seat (draw: cut for it)",
-    "trump": "how trump is chosen",
-    "trump_rotation": "the rotation of trump suits, NT for no trump",
-    "trump_suit": "the trump suit when trump is fixed",
-    "bidding": "players bid in turn, or all at once",
-    "hook": "the last bidder may not make the bids add up to the tricks",
-    "bid_changes": "a bid may be changed until the next player bids",
-    "first_lead": "who leads the first trick",
-    "devils_bridge": "1-card hands are held to the forehead: see every card but your own",
-    "scoring": "the scoring system",
-    "no_trump_doubles": "a hand without trump scores double",
-    "tie_break": "how a tie for first place is broken",
-    "teams": "partnerships, e.g. 0+2,1+3 (none: everyone for themselves)",
+def _choice_words(name: str) -> dict[str, str]:
+    """What the choices mean, for the form's lists: ``pagat: 10 + the bid when exact``."""
+    return {value: f"{value}: {meaning}" for value, meaning in VALUE_HELP.get(name, {}).items()}
+
+
+_LABELS: Final = {
+    "players": "Players",
+    "deck": "Pack of cards",
+    "sequence": "How hand sizes run",
+    "start_cards": "Largest hand",
+    "fixed_hands": "Number of hands (same size each)",
+    "hand_sizes": "Every hand's size, in order",
+    "first_dealer": "First dealer",
+    "trump": "Trump",
+    "trump_rotation": "Trump suits in turn",
+    "trump_suit": "Trump suit every hand",
+    "bidding": "Bidding",
+    "hook": "The hook",
+    "bid_changes": "Bids may be changed",
+    "first_lead": "First lead",
+    "devils_bridge": "Devil's Bridge",
+    "scoring": "Scoring",
+    "no_trump_doubles": "No trump scores double",
+    "tie_break": "A tie for first",
+    "teams": "Teams",
 }
+"""Each rule option's name in plain words, for the forms (the option's own
+name, "bid-changes", is what records and the command line use)."""
 
 
 def options_json() -> Json:
@@ -231,18 +234,21 @@ def options_json() -> Json:
     registered while the program runs."""
     from ..bots import opponent_levels
 
-    return {**copy.deepcopy(_options()), "levels": list(opponent_levels())}
+    return {**copy.deepcopy(_options()), "levels": list(opponent_levels()), "default_preset": DEFAULT_PRESET}
 
 
 @functools.cache
 def _options() -> Json:
     return {
         "presets": {name: rules.options() for name, rules in PRESETS.items()},
+        "preset_lines": {name: preset_line(rules) for name, rules in PRESETS.items()},
         "options": [
             {
                 "name": name.replace("_", "-"),
+                "label": _LABELS.get(name, name.replace("_", " ").capitalize()),
                 "choices": _choices(name),
-                "help": _HELP.get(name, ""),
+                "choice_words": _choice_words(name),
+                "help": option_help(name),  # the same words as the command line's --help
             }
             for name in OPTION_NAMES
         ],
@@ -323,6 +329,7 @@ def clean_name(value: object) -> str:
 
 
 __all__ = [
+    "DEFAULT_PRESET",
     "MAX_MESSAGE",
     "ProtocolError",
     "action_json",

@@ -47,7 +47,7 @@ from .. import MAX_PLAYERS, MIN_PLAYERS, RulesError, Scoring, make_rules
 from ..describe import describe_rules, rules_title
 from ..scorekeeper import KEEP, HandView, ScoreError, ScoreGame, parse_trump
 from .guard import Quotas, client_address
-from .protocol import ProtocolError, clean_name
+from .protocol import DEFAULT_PRESET, ProtocolError, clean_name
 from .requests import int_field, json_body
 from .store import Store, metadata
 from .table import TableError, new_token, token_hash
@@ -300,7 +300,7 @@ def new_game(data: Json) -> ScoreGame:
         names = [clean_name(p) for p in players]
     except ProtocolError as err:
         raise TableError(f"a player's name: {err}") from None
-    preset = data.get("preset", "pagat")
+    preset = data.get("preset", DEFAULT_PRESET)
     if not isinstance(preset, str):
         raise TableError(f'"preset" must be a preset\'s name, not {preset!r}')
     options = data.get("options", {})
@@ -314,6 +314,11 @@ def new_game(data: Json) -> ScoreGame:
     dealer = data.get("first_dealer")
     if dealer is not None and type(dealer) is not int:
         raise TableError(f'"first_dealer" must be a seat number, not {dealer!r}')
+    if dealer is not None and rules.first_dealer is not None and rules.first_dealer != dealer:
+        # The keeper chose who deals first: the rules of this game name that
+        # seat, so the sheet and its export never say two things
+        # ("first-dealer": "0" beside "first_dealer": 2).
+        rules = rules.replace(first_dealer=dealer)
     return ScoreGame(rules, names, dealer)
 
 

@@ -1,6 +1,6 @@
 """The tables' database: SQLAlchemy Core over SQLite (default) or PostgreSQL.
 
-Three tables:
+The tables:
 
 - ``ohhell_tables``: one row per table (rules as option text, seed, status).
 - ``ohhell_seats``: one row per seat (name, kind, bot level, SHA-256 of the token).
@@ -8,6 +8,9 @@ Three tables:
   keyed by ``(table_id, version)``. The version is the action's position in
   the log, so two processes that both try to store version 17 of a table
   cannot both succeed: the loser gets ``StaleVersion`` and must reload.
+- ``ohhell_table_settings``: what a table keeps that is not a rule (its
+  clock, whether it is listed, its rematch, who the host muted or removed).
+- ``ohhell_chat``: what was said at a table, the last ``CHAT_KEPT`` lines.
 
 Every call is one short transaction, made in place on the event loop's
 thread. On SQLite (WAL) the log's append takes about 0.1 ms on a held
@@ -23,7 +26,7 @@ import json
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +71,9 @@ seats_t = Table(
     Column("table_id", String(32), ForeignKey("ohhell_tables.id"), nullable=False),
     Column("seat", Integer, nullable=False),
     Column("name", String(64)),
-    Column("kind", String(16), nullable=False),  # open, human, bot
+    Column(
+        "kind", String(16), nullable=False
+    ),  # open, human, bot, invited (a rematch seat kept for its player)
     Column("level", String(32)),
     Column("token_hash", String(64)),
     PrimaryKeyConstraint("table_id", "seat"),
@@ -89,12 +94,29 @@ settings_t = Table(
     "ohhell_table_settings",
     metadata,
     Column("table_id", String(32), ForeignKey("ohhell_tables.id"), nullable=False),
-    Column("name", String(32), nullable=False),  # "clock": seconds per decision
+    Column("name", String(32), nullable=False),  # "clock": seconds per decision, "public", "opened", ...
     Column("value", Text, nullable=False),
     PrimaryKeyConstraint("table_id", "name"),
 )
 """Table settings that are not rules of the game (a table of its own, so a
 database made before they existed gains it without a migration)."""
+
+chat_t = Table(
+    "ohhell_chat",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ohhell_tables.id"), nullable=False),
+    Column("number", Integer, nullable=False),  # the line's place in the table's chat, from 0
+    Column("seat", Integer),  # null: a watcher
+    Column("name", String(64), nullable=False),
+    Column("kind", String(16), nullable=False),  # chat, reaction
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "number"),
+)
+"""What was said at a table (chat and quick reactions): stored before it is
+sent, like an action, so a restart or a reconnect shows the same lines."""
+
+CHAT_KEPT = 200  # lines of chat kept per table; older ones are deleted as new ones come
 
 _APPEND = insert(actions_t)
 
@@ -113,6 +135,16 @@ class SeatRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatRow:
+    number: int
+    seat: int | None
+    name: str
+    kind: str
+    text: str
+    at: float  # time.time()
+
+
+@dataclass(frozen=True, slots=True)
 class TableRow:
     id: str
     created: float
@@ -124,6 +156,9 @@ class TableRow:
     lines: tuple[str, ...]  # the action log, version order
     clock: float = 0.0  # seconds a person has per decision; 0: no clock
     opened: bool = False  # has anyone ever opened the table's page?
+    public: bool = False  # listed on the home page while seats are open (else invite-only)
+    rematch: str | None = None  # JSON {"table", "by"}: the table of the match played again
+    settings: dict[str, str] = field(default_factory=dict)  # every setting stored for the table
 
 
 def default_url() -> str:
@@ -167,6 +202,7 @@ class Store:
         host_seat: int,
         seats: Sequence[SeatRow],
         clock: float = 0.0,
+        public: bool = False,
     ) -> None:
         with self.engine.begin() as db:
             db.execute(
@@ -195,6 +231,8 @@ class Store:
             )
             if clock:
                 db.execute(insert(settings_t).values(table_id=table_id, name="clock", value=repr(clock)))
+            if public:
+                db.execute(insert(settings_t).values(table_id=table_id, name="public", value="yes"))
 
     def set_seat(self, table_id: str, row: SeatRow) -> None:
         with self.engine.begin() as db:
@@ -212,6 +250,22 @@ class Store:
                 update(seats_t)
                 .where(seats_t.c.table_id == table_id, seats_t.c.seat == row.seat, seats_t.c.kind == "open")
                 .values(name=row.name, kind=row.kind, level=row.level, token_hash=row.token_hash)
+            )
+            return bool(done.rowcount)
+
+    def accept_seat(self, table_id: str, seat: int, token_hash: str) -> bool:
+        """An invited person takes back their seat (a rematch); False if the
+        seat is not theirs or no longer waiting for them."""
+        with self.engine.begin() as db:
+            done = db.execute(
+                update(seats_t)
+                .where(
+                    seats_t.c.table_id == table_id,
+                    seats_t.c.seat == seat,
+                    seats_t.c.kind == "invited",
+                    seats_t.c.token_hash == token_hash,
+                )
+                .values(kind="human")
             )
             return bool(done.rowcount)
 
@@ -271,6 +325,9 @@ class Store:
             lines=tuple(line for _, line in lines),
             clock=float(settings.get("clock", 0.0)),
             opened=settings.get("opened") == "yes",
+            public=settings.get("public") == "yes",
+            rematch=settings.get("rematch"),
+            settings=settings,
         )
 
     def expire(self, lobby_before: float, idle_before: float) -> list[str]:
@@ -298,15 +355,82 @@ class Store:
             ids = [r.id for r in lobbies] + [r.id for r in idle]
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
-                for t in (actions_t, seats_t, settings_t):
+                for t in (actions_t, seats_t, settings_t, chat_t):
                     db.execute(delete(t).where(t.c.table_id.in_(chunk)))
                 db.execute(delete(tables_t).where(tables_t.c.id.in_(chunk)))
         return ids
+
+    def add_chat(self, table_id: str, row: ChatRow) -> None:
+        """Store one line of a table's chat; ``StaleVersion`` if its number is
+        taken (another process spoke first). Every ``CHAT_KEPT // 2`` lines the
+        oldest beyond ``CHAT_KEPT`` go, so a table's chat stays small."""
+        values = {
+            "table_id": table_id,
+            "number": row.number,
+            "seat": row.seat,
+            "name": row.name,
+            "kind": row.kind,
+            "text": row.text,
+            "at": row.at,
+        }
+        try:
+            with self.engine.begin() as db:
+                db.execute(insert(chat_t).values(**values))
+                if row.number and row.number % (CHAT_KEPT // 2) == 0:
+                    db.execute(
+                        delete(chat_t).where(
+                            chat_t.c.table_id == table_id, chat_t.c.number < row.number - CHAT_KEPT
+                        )
+                    )
+        except IntegrityError:
+            raise StaleVersion(f"chat line {row.number} of table {table_id} is already stored") from None
+
+    def chat(self, table_id: str, last: int) -> list[ChatRow]:
+        """The last ``last`` lines of a table's chat, oldest first."""
+        query = (
+            select(chat_t).where(chat_t.c.table_id == table_id).order_by(chat_t.c.number.desc()).limit(last)
+        )
+        with self.engine.connect() as db:
+            rows = db.execute(query).all()
+        return [ChatRow(r.number, r.seat, r.name, r.kind, r.text, r.at) for r in reversed(rows)]
+
+    def setting(self, table_id: str, name: str) -> str | None:
+        with self.engine.connect() as db:
+            value = db.execute(
+                select(settings_t.c.value).where(settings_t.c.table_id == table_id, settings_t.c.name == name)
+            ).scalar()
+        return None if value is None else str(value)
 
     def set_setting(self, table_id: str, name: str, value: str) -> None:
         with self.engine.begin() as db:
             db.execute(delete(settings_t).where(settings_t.c.table_id == table_id, settings_t.c.name == name))
             db.execute(insert(settings_t).values(table_id=table_id, name=name, value=value))
+
+    def open_tables(self, limit: int) -> list[tuple[str, float, dict[str, str], int, list[SeatRow]]]:
+        """The public tables waiting in their lobby, newest first (at most
+        ``limit``): id, creation time, rule options, host seat and seats.
+        Private tables are never listed: their link is their only way in."""
+        listed = select(settings_t.c.table_id).where(
+            settings_t.c.name == "public", settings_t.c.value == "yes"
+        )
+        query = (
+            select(tables_t.c.id, tables_t.c.created, tables_t.c.rules, tables_t.c.host_seat)
+            .where(tables_t.c.status == "lobby", tables_t.c.id.in_(listed))
+            .order_by(tables_t.c.created.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as db:
+            rows = db.execute(query).all()
+            ids = [r.id for r in rows]
+            seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+            if ids:
+                for s in db.execute(
+                    select(seats_t)
+                    .where(seats_t.c.table_id.in_(ids))
+                    .order_by(seats_t.c.table_id, seats_t.c.seat)
+                ):
+                    seats[s.table_id].append(SeatRow(s.seat, s.name, s.kind, s.level, s.token_hash))
+        return [(r.id, r.created, json.loads(r.rules), r.host_seat, seats[r.id]) for r in rows]
 
     def table_ids(self, status: str | None = None, *, opened: bool = False) -> list[str]:
         """Table ids, oldest first; ``opened``: only tables someone has opened."""

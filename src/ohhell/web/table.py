@@ -17,12 +17,12 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from .. import (
     Action,
@@ -42,7 +42,9 @@ from .. import (
     seeded_chance,
 )
 from ..bots import Bot, get_bot
-from ..describe import refusal_words
+from ..describe import BOT_SEAT_NAMES, refusal_words
+from .chat import ChatRefused, TableChat, hears, line_json
+from .connection import QUEUE_LIMIT, SPECTATOR_QUEUE_LIMIT, Connection
 from .protocol import Json, dumps, observation_json, seen_json, trick_json
 from .store import SeatRow, StaleVersion, Store, TableRow
 from .thinking import Thinkers
@@ -50,11 +52,10 @@ from .thinking import Thinkers
 log = logging.getLogger("ohhell.web")
 
 OPEN, HUMAN, BOT = "open", "human", "bot"
+INVITED = "invited"  # a rematch's seat kept for the person who held it, until they accept or it starts
 COVER_LEVEL = "intermediate"  # plays an away seat until its player returns
 SEARCHING = frozenset({"expert"})  # levels that search for --think seconds a decision
 QUICK = frozenset({"random", "beginner", "intermediate"})  # built-in levels that answer in microseconds
-QUEUE_LIMIT = 256  # messages waiting for one slow seated client before it is dropped
-SPECTATOR_QUEUE_LIMIT = 64  # ...and for a spectator, who never holds up a seat
 PRESENCE_INTERVAL = 0.5  # seconds: comings and goings are told at most this often
 DEFAULT_CLOCK = 60.0  # seconds a person has for each decision before a bot makes it
 MAX_CLOCK = 3600.0
@@ -79,10 +80,11 @@ class Host(Protocol):
 class TableError(Exception):
     """A request the table refuses; ``code`` says which kind (docs/web.md)."""
 
-    def __init__(self, message: str, code: str = "bad", status: int = 400) -> None:
+    def __init__(self, message: str, code: str = "bad", status: int = 400, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.status = status
+        self.field = field  # the form's field the refusal is about, when it is one field
 
 
 def new_token() -> str:
@@ -108,7 +110,7 @@ def _rng(seed: int, purpose: str, *numbers: int) -> random.Random:
 class Seat:
     seat: int
     name: str | None
-    kind: str  # OPEN, HUMAN or BOT
+    kind: str  # OPEN, HUMAN, BOT or INVITED
     level: str | None  # a bot's level
     token_hash: str | None
     connections: int = 0
@@ -117,65 +119,6 @@ class Seat:
 
     def row(self) -> SeatRow:
         return SeatRow(self.seat, self.name, self.kind, self.level, self.token_hash)
-
-
-class Connection:
-    """One WebSocket: its seat (None for a spectator) and a queue of outgoing
-    text, written by its own task so a slow client never holds up a table."""
-
-    def __init__(
-        self,
-        send: Callable[[str], Any],
-        seat: int | None,
-        host: bool,
-        close: Callable[[], Any] | None = None,
-    ) -> None:
-        self.seat = seat
-        self.host = host
-        self._send = send
-        self._close = close
-        self.overflowed = False
-        self.limit = QUEUE_LIMIT if seat is not None else SPECTATOR_QUEUE_LIMIT
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.task: asyncio.Task[None] | None = None
-        self.closed = False
-
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._writer())
-
-    def post(self, text: str) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= self.limit:
-            # Too far behind: close it; the client reconnects and catches up.
-            self.closed = self.overflowed = True
-            self.queue.put_nowait(None)
-            return
-        self.queue.put_nowait(text)
-
-    def post_json(self, message: Json) -> None:
-        self.post(dumps(message))
-
-    async def _writer(self) -> None:
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                if self.overflowed and self._close is not None:
-                    with contextlib.suppress(Exception):
-                        await self._close()
-                return
-            try:
-                await self._send(text)
-            except Exception:  # the socket went away; the reader sees it too
-                self.closed = True
-                return
-
-    async def stop(self) -> None:
-        self.closed = True
-        self.queue.put_nowait(None)
-        if self.task is not None:
-            with contextlib.suppress(Exception):
-                await self.task
 
 
 class LiveTable:
@@ -189,6 +132,9 @@ class LiveTable:
         self.seed = row.seed
         self.clock = row.clock  # seconds a person has per decision; 0: no clock
         self.opened = row.opened  # has anyone ever opened the table's page?
+        self.listed = row.public  # on the home page's list of open tables while a seat is open
+        # The match played again ({"table", "by"}), once someone asked for it.
+        self.rematch: Json | None = json.loads(row.rematch) if row.rematch else None
         self.status = row.status
         self.host_seat = row.host_seat
         now = hub.now()
@@ -220,6 +166,7 @@ class LiveTable:
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.bots: dict[tuple[int, str], Bot] = {}
+        self.chat = TableChat(self.id, hub.store, row.settings, hub.now)
 
     # --- What the table looks like ---
 
@@ -295,13 +242,20 @@ class LiveTable:
 
         return {
             "table": self.id,
+            "title": self.title,
             "status": self.status,
+            "public": self.listed,
+            "rematch": self.rematch,
+            "silenced": sorted(self.chat.silenced),  # seats the host muted for everyone
             "rules": self.options,
             "description": describe_rules(self.rules),
             "host_seat": self.host_seat,
             "version": self.version,
             "clock": self.clock,
             "clocks": self.clocks(),  # fresh here too: a cover or a return restarts one
+            # The most cards a hand of this match can have: the page keeps room
+            # for that many bid buttons from the start, so nothing moves later.
+            "most_cards": max(self.rules.schedule),
             "spectators": self.spectators,
             "seats": [
                 {
@@ -315,6 +269,12 @@ class LiveTable:
                 for s in self.seats
             ],
         }
+
+    @property
+    def title(self) -> str:
+        """The table's name for people: its host's ("Ann's table"), not its id."""
+        host = self.seats[self.host_seat].name if 0 <= self.host_seat < len(self.seats) else None
+        return f"{host}'s table" if host else "A table"
 
     def can_change(self, seat: int | None) -> bool:
         """R-BID-CHANGE: may ``seat`` still change its bid (and has not kept it)?"""
@@ -406,6 +366,9 @@ class LiveTable:
             self._presence_changed()  # the others hear of watchers in a while, all at once
         if self.status != "lobby":
             conn.post(self.state_message(conn.seat, None) if conn.seat is not None else self.watcher_state())
+        history = self.chat.history(conn)
+        if history is not None:
+            conn.post(history)
         self.wake.set()
 
     def detach(self, conn: Connection) -> None:
@@ -438,9 +401,84 @@ class LiveTable:
             return None
         digest = token_hash(token)
         for s in self.seats:
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+            # A rematch seat kept for its player is theirs only once they accept it.
+            if s.kind == HUMAN and s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
                 return s.seat
         return None
+
+    def invited_seat(self, token: str) -> int | None:
+        """The rematch seat kept for the holder of ``token``, if any."""
+        digest = token_hash(token)
+        for s in self.seats:
+            if s.kind == INVITED and s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+    # --- Talking, and the host's say over who sits and speaks ---
+
+    def speak(self, conn: Connection, kind: str, text: str, name: str | None = None) -> None:
+        """Say one line (chat or a reaction) from ``conn``: stored, then sent to
+        every viewer who has not muted its speaker; ``TableError`` if refused."""
+        seat = conn.seat
+        if seat is not None:
+            name = self.seats[seat].name or f"Seat {seat + 1}"
+        try:
+            row = self.chat.say(conn, name or "A watcher", kind, text)
+        except ChatRefused as err:
+            raise TableError(str(err), "chat") from None
+        except Exception:
+            log.exception("table %s: cannot store a chat line", self.id)
+            raise TableError("the line could not be stored; try again", "storage") from None
+        self.touched = self.hub.now()
+        text = dumps({"type": "chat", **line_json(row)})
+        for other in list(self.connections):
+            if hears(other, seat):
+                other.post_optional(text)
+
+    def silence(self, seat: int, on: bool) -> None:
+        """The host mutes (or unmutes) a player for everyone: their lines are refused."""
+        s = self.seats[seat]
+        if s.kind != HUMAN or seat == self.host_seat:
+            raise TableError(f"seat {seat + 1} is not another person's seat", "seat")
+        self.chat.silence(seat, on)
+        self.broadcast_table()
+
+    async def remove(self, seat: int) -> None:
+        """The host removes a person: a bot takes the seat for good, and the
+        person's token holds no seat and no voice here any more (they may
+        still watch). Stored, so a restart keeps it."""
+        async with self.lock:
+            s = self.seats[seat]
+            if s.kind != HUMAN or seat == self.host_seat:
+                raise TableError(f"seat {seat + 1} is not another person's seat", "seat")
+            if s.token_hash is not None:
+                self.chat.remove(s.token_hash)
+            level = COVER_LEVEL
+            s.name, s.kind, s.level, s.token_hash, s.covered = bot_name(seat, level), BOT, level, None, False
+            self.hub.store.set_seat(self.id, s.row())
+            log.info("table %s: the host removed seat %d", self.id, seat)
+            for conn in list(self.connections):
+                if conn.seat == seat:
+                    conn.watch()
+                    conn.removed = True
+                    s.connections -= 1
+                    self.spectators += 1
+                    conn.post_json(
+                        {
+                            "type": "error",
+                            "code": "removed",
+                            "error": "The host removed you from this table: a bot plays your seat. "
+                            "You can watch.",
+                        }
+                    )
+                    conn.post_json({"type": "welcome", "seat": None, "host": False})
+                    if self.status != "lobby":
+                        conn.post(self.watcher_state())
+            self._watch = None
+            self.broadcast_table()
+            if self.status != "lobby":
+                self.broadcast_state()
+            self.wake.set()
 
     # --- Acting ---
 
@@ -668,6 +706,13 @@ class LiveTable:
         return Record.from_state(self.state, names, tags)
 
 
+def bot_name(seat: int, level: str) -> str:
+    """A bot's name: a first name by seat, as in the terminal. The level is
+    not part of it: the page shows it under the name ("bot: expert"), and a
+    name with the level in it was cut short on the table ("Chloe (inter…")."""
+    return BOT_SEAT_NAMES[seat % len(BOT_SEAT_NAMES)]
+
+
 def check_clock(seconds: float) -> float:
     """A turn clock in seconds: 0 (none) or up to an hour."""
     if not 0 <= seconds <= MAX_CLOCK:
@@ -677,12 +722,17 @@ def check_clock(seconds: float) -> float:
 
 __all__ = [
     "BOT",
+    "COVER_LEVEL",
     "HUMAN",
+    "INVITED",
     "OPEN",
+    "QUEUE_LIMIT",
+    "SPECTATOR_QUEUE_LIMIT",
     "Connection",
     "LiveTable",
     "Seat",
     "TableError",
+    "bot_name",
     "check_clock",
     "new_token",
     "token_hash",

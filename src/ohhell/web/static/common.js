@@ -98,6 +98,7 @@ export async function api(method, path, body) {
     const why = data && data.error ? data.error : `${response.status} ${response.statusText}`;
     const error = new Error(why);
     error.status = response.status;
+    error.field = data && data.field ? data.field : null; // the form's field the refusal is about
     throw error;
   }
   return data === null ? text : data;
@@ -123,6 +124,45 @@ export function setToken(table, token) {
   }
 }
 
+const NAME_KEY = "ohhell-name"; // the name typed last, offered in the next form (and one-click joins)
+
+/** The name this browser's player typed last ("" if none). */
+export function storedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch {
+    return "";
+  }
+}
+
+export function keepName(name) {
+  try {
+    if (name && name.trim()) localStorage.setItem(NAME_KEY, name.trim());
+  } catch {
+    /* no storage */
+  }
+}
+
+const SEAT_PREFIX = "ohhell-seat-";
+
+/** The seat this browser holds at `table` (a number), or null: the replay calls it "you". */
+export function getSeat(table) {
+  try {
+    const value = localStorage.getItem(SEAT_PREFIX + table);
+    return value === null ? null : Number(value);
+  } catch {
+    return null;
+  }
+}
+
+export function setSeat(table, seat) {
+  try {
+    localStorage.setItem(SEAT_PREFIX + table, String(seat));
+  } catch {
+    /* storage disabled */
+  }
+}
+
 /** Every table this browser holds a seat at (newest storage order is not kept). */
 export function knownTables() {
   const out = [];
@@ -140,6 +180,7 @@ export function knownTables() {
 /** Store the seat token of a newly made or joined table and go to its page. */
 export function goToTable(answer) {
   setToken(answer.table, answer.token);
+  if (typeof answer.seat === "number") setSeat(answer.table, answer.seat);
   window.location.assign(`/t/${encodeURIComponent(answer.table)}`);
 }
 
@@ -352,27 +393,73 @@ export function typingInField(event) {
     && !(t instanceof HTMLInputElement && ["range", "button", "checkbox", "radio"].includes(t.type));
 }
 
+// --- Rule options in the setup forms (new table, new score sheet) ---
+
+// Seats are numbered from 1 in the forms ("Seat 1"), from 0 in the rules'
+// options: these options are shown one way and sent the other.
+const TEAMS = /^\d+(\+\d+)*(,\d+(\+\d+)*)*$/;
+const shiftSeats = (text, by) => text.replace(/\d+/g, (d) => String(Number(d) + by));
+
+/** An option's text as the form shows it (seats from 1). */
+function toForm(name, value) {
+  if (name === "teams" && TEAMS.test(value)) return shiftSeats(value, 1);
+  return value;
+}
+
+/** The text of an option's control, as the rules read it (seats from 0). */
+export function optionValue(option, control) {
+  const value = control.value.trim();
+  if (option.name === "teams" && TEAMS.test(value)) return shiftSeats(value, -1);
+  return value;
+}
+
 /**
- * One rule option of a setup form (new table, new score sheet): a select
- * where the option has choices, a text field otherwise, with its help line.
- * The row is marked "changed" while its value differs from `presetValue()`.
+ * One rule option of a setup form: its name in plain words, a list where the
+ * option has choices (each with what it means), a text field otherwise, its
+ * help line, and a place for an error about it (#{id}-error). The first
+ * dealer is a list of seats ("Seat 1" ...). The row is marked "changed"
+ * while its value differs from `presetValue()`.
  */
 export function optionRow(option, id, value, presetValue) {
   let control;
-  if (option.choices) {
-    control = el("select", { id, name: option.name, "aria-describedby": `${id}-help` },
-      option.choices.map((c) => el("option", { value: c }, c)));
-    if (!option.choices.includes(value)) control.append(el("option", { value }, value));
+  const described = `${id}-help ${id}-error`;
+  const words = option.choice_words || {};
+  let choices = option.choices;
+  if (option.name === "first-dealer") choices = ["draw", "0", "1", "2", "3", "4", "5", "6"];
+  if (choices) {
+    const label = (c) => (option.name === "first-dealer"
+      ? (c === "draw" ? "draw: the highest card deals" : `Seat ${Number(c) + 1}`) : words[c] || c);
+    control = el("select", { id, name: option.name, "aria-describedby": described },
+      choices.map((c) => el("option", { value: c }, label(c))));
+    if (!choices.includes(value)) control.append(el("option", { value }, value));
   } else {
-    control = el("input", { id, name: option.name, type: "text", spellcheck: "false",
-      "aria-describedby": `${id}-help` });
+    control = el("input", { id, name: option.name, type: "text", spellcheck: "false", "aria-describedby": described });
   }
-  control.value = value;
-  const mark = () => control.closest(".option").classList.toggle("changed",
-    control.value.trim() !== (presetValue() ?? ""));
+  control.value = toForm(option.name, value);
+  const mark = () => {
+    const row = control.closest(".option");
+    row.classList.toggle("changed", optionValue(option, control) !== (presetValue() ?? ""));
+    clearFieldError(control);
+  };
   control.addEventListener("input", mark);
   control.addEventListener("change", mark);
-  return el("div", { class: "option" },
-    el("label", { for: id }, option.name), control,
-    el("small", { id: `${id}-help`, class: "muted" }, option.help || ""));
+  return el("div", { class: "option", dataset: { option: option.name } },
+    el("label", { for: id }, option.label || option.name), control,
+    el("small", { id: `${id}-help`, class: "muted" }, option.help || ""),
+    el("small", { id: `${id}-error`, class: "field-error", role: "alert", hidden: true }));
+}
+
+/** Say what is wrong next to `control` (its "{id}-error" element); null clears it. */
+export function showFieldError(control, text) {
+  const box = document.getElementById(`${control.id}-error`);
+  if (!box) return false;
+  box.textContent = text || "";
+  box.hidden = !text;
+  if (text) control.setAttribute("aria-invalid", "true");
+  else control.removeAttribute("aria-invalid");
+  return true;
+}
+
+export function clearFieldError(control) {
+  if (control.getAttribute("aria-invalid")) showFieldError(control, null);
 }

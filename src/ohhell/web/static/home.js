@@ -6,10 +6,12 @@
 // from it. The "players" option is driven by the Players select.
 
 import {
-  $, api, el, fill, goToTable, knownTables, optionRow, showMessage, clearMessage,
+  $, api, clearFieldError, el, fill, goToTable, keepName, knownTables, optionRow, optionValue, showFieldError,
+  showMessage, clearMessage, storedName,
 } from "/static/common.js";
 
 const DEFAULT_LEVEL = "intermediate";
+const OPEN_TABLES_MS = 5000; // how often the list of open tables is read again
 let OPTIONS = null; // the answer of GET /api/options
 
 async function main() {
@@ -23,13 +25,17 @@ async function main() {
   if (typeof OPTIONS.clock === "number") $("#nt-clock").value = OPTIONS.clock;
   if (typeof OPTIONS.max_clock === "number") $("#nt-clock").max = OPTIONS.max_clock;
   fillLevels($("#pn-level"));
+  // "Play now" plays the server's default rules (the scorekeeper's default too).
+  fill($("#pn-rules"), OPTIONS.default_preset);
   fillPresets();
   drawOptions();
   drawSeats();
   drawMyTables();
+  rememberName();
+  drawOpenTables();
+  setInterval(() => { if (!document.hidden) drawOpenTables(); }, OPEN_TABLES_MS);
   $("#play-now-form").addEventListener("submit", playNow);
   $("#new-table-form").addEventListener("submit", newTable);
-  $("#nt-preset").addEventListener("change", drawOptions);
   $("#nt-players").addEventListener("change", drawSeats);
 }
 
@@ -40,11 +46,19 @@ function fillLevels(select, withPerson = false) {
   if (!withPerson) select.value = OPTIONS.levels.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : OPTIONS.levels[0];
 }
 
+/** The presets first: one radio each, with what it plays in one line. */
 function fillPresets() {
-  const select = $("#nt-preset");
-  fill(select, Object.keys(OPTIONS.presets).map((name) => el("option", { value: name }, name)));
-  if (OPTIONS.presets.pagat) select.value = "pagat";
+  const lines = OPTIONS.preset_lines || {};
+  fill($("#nt-preset-list"), Object.keys(OPTIONS.presets).map((name) => el("label", { class: "preset-choice" },
+    el("input", { type: "radio", name: "preset", value: name, id: `nt-preset-${name}`,
+      checked: name === OPTIONS.default_preset, onchange: drawOptions }),
+    el("span", { class: "preset-name" }, name),
+    el("span", { class: "preset-line" }, lines[name] || ""))));
+  if (!$("#nt-preset-list input:checked")) $("#nt-preset-list input").checked = true;
 }
+
+/** The preset chosen in the form. */
+const chosenPreset = () => ($("#nt-preset-list input:checked") || {}).value;
 
 // --- Play now ---
 
@@ -72,8 +86,8 @@ async function playNow(event) {
 const ruleOptions = () => OPTIONS.options.filter((o) => o.name !== "players");
 
 function drawOptions() {
-  const preset = OPTIONS.presets[$("#nt-preset").value] || {};
-  const presetValue = (name) => () => (OPTIONS.presets[$("#nt-preset").value] || {})[name];
+  const preset = OPTIONS.presets[chosenPreset()] || {};
+  const presetValue = (name) => () => (OPTIONS.presets[chosenPreset()] || {})[name];
   const rows = ruleOptions().map((option) =>
     optionRow(option, `opt-${option.name}`, preset[option.name] ?? "", presetValue(option.name)));
   fill($("#nt-options"), rows);
@@ -82,15 +96,24 @@ function drawOptions() {
     $("#nt-players").value = preset.players;
     drawSeats();
   }
+  limitDealers();
 }
 
-/** Mark an option that differs from the preset, so the user sees what will be sent. */
-/** The options that differ from the preset, as {name: text}. */
+/** The first dealer is one of the table's seats (or drawn): no seat beyond them is offered. */
+function limitDealers() {
+  const select = $("#opt-first-dealer");
+  if (!select) return;
+  const n = Number($("#nt-players").value);
+  for (const option of select.options) option.hidden = option.value !== "draw" && Number(option.value) >= n;
+  if (select.selectedOptions[0] && select.selectedOptions[0].hidden) select.value = "draw";
+}
+
+/** The options that differ from the preset, as {name: text}: only these are sent. */
 function changedOptions() {
-  const preset = OPTIONS.presets[$("#nt-preset").value] || {};
+  const preset = OPTIONS.presets[chosenPreset()] || {};
   const out = {};
   for (const option of ruleOptions()) {
-    const value = $(`#opt-${CSS.escape(option.name)}`).value.trim();
+    const value = optionValue(option, $(`#opt-${CSS.escape(option.name)}`));
     if (value !== (preset[option.name] ?? "")) out[option.name] = value;
   }
   const players = $("#nt-players").value;
@@ -121,6 +144,7 @@ function drawSeats(event) {
   }
   fill(list, rows);
   updateMine();
+  limitDealers();
 }
 
 /** The host's own seat has no kind to choose: its select just says "you". */
@@ -139,37 +163,122 @@ function updateMine() {
   }
 }
 
+/** Where the server's refusal is shown: next to the field it names, else beside the button. */
+function fieldFor(field) {
+  const fixed = { preset: "#nt-presets", players: "#nt-players", name: "#nt-name", clock: "#nt-clock",
+    seats: "#nt-seats" }[field];
+  if (fixed) return $(fixed);
+  const option = field && document.getElementById(`opt-${field}`);
+  if (option) $("#nt-options-box").open = true; // a rule option: "More rules" opens to show it
+  return option || null;
+}
+
+function clearErrors() {
+  for (const control of document.querySelectorAll("#new-table-form [aria-invalid]")) clearFieldError(control);
+  $("#nt-form-error").hidden = true;
+}
+
+function showError(err) {
+  const control = fieldFor(err.field);
+  if (control && showFieldError(control, err.message)) {
+    control.focus();
+    return;
+  }
+  fill($("#nt-form-error"), err.message);
+  $("#nt-form-error").hidden = false;
+}
+
 async function newTable(event) {
   event.preventDefault();
   clearMessage();
+  clearErrors();
   const seats = [...document.querySelectorAll("#nt-seat-list .seat-row")];
   const host = seats.findIndex((row) => row.querySelector("input[type=radio]").checked);
   const body = {
-    preset: $("#nt-preset").value,
+    preset: chosenPreset(),
     options: changedOptions(),
     players: Number($("#nt-players").value),
     seats: seats.map((row, i) => (i === host ? "human" : row.querySelector("select").value)),
     name: $("#nt-name").value.trim(),
     seat: host,
     clock: Number($("#nt-clock").value || 0),
+    public: $("#nt-public").checked,
   };
   const button = $("#new-table-button");
   button.disabled = true;
   try {
     goToTable(await api("POST", "/api/tables", body));
   } catch (err) {
-    showMessage(err.message);
+    showError(err); // next to the field it is about, not over the button
     button.disabled = false;
+  }
+}
+
+// --- The name typed last: remembered for the next form and for joining in one click ---
+
+function rememberName() {
+  for (const input of [$("#pn-name"), $("#nt-name")]) {
+    if (!input.value) input.value = storedName();
+    input.addEventListener("change", () => keepName(input.value));
+  }
+}
+
+// --- Open tables: public tables waiting for players, joined in one click ---
+
+async function drawOpenTables() {
+  let answer;
+  try {
+    answer = await api("GET", "/api/lobby");
+  } catch {
+    return; // try again at the next look
+  }
+  const tables = answer.tables || [];
+  $("#open-tables-none").hidden = tables.length > 0;
+  fill($("#open-table-list"), tables.map((t) => {
+    const people = t.players.map((p) => (p.bot ? `${p.name} (bot)` : p.name)).join(", ");
+    const free = `${t.seats_free} of ${t.seats} seat${t.seats === 1 ? "" : "s"} free`;
+    return el("li", { class: "open-table", dataset: { table: t.table } },
+      el("div", { class: "open-table-text" },
+        el("strong", { class: "open-table-title" }, t.title),
+        el("span", { class: "open-table-rules" }, t.rules),
+        el("span", { class: "open-table-seats" }, `${free} · ${people}`)),
+      el("button", { type: "button", class: "primary join-open", "aria-label": `Join ${t.title}`,
+        onclick: (event) => joinOpen(t, event.currentTarget) }, "Join"));
+  }));
+}
+
+async function joinOpen(table, button) {
+  clearMessage();
+  button.disabled = true;
+  const name = ($("#pn-name").value || storedName()).trim();
+  try {
+    // No seat named: the server gives the first open one, so two people
+    // clicking at once never pick the same.
+    goToTable(await api("POST", `/api/tables/${encodeURIComponent(table.table)}/join`, name ? { name } : {}));
+  } catch (err) {
+    showMessage(err.status === 409 ? `${table.title} has just filled up or started.` : err.message);
+    button.disabled = false;
+    drawOpenTables();
   }
 }
 
 // --- Tables this browser holds a seat at ---
 
+const STATUS_WORDS = { lobby: "waiting for players", playing: "being played", over: "finished" };
+
+/** The tables this browser holds a seat at, by their names ("Ann's table"), never their ids. */
 function drawMyTables() {
   const tables = knownTables();
   if (!tables.length) return;
-  fill($("#my-table-list"), tables.slice(-10).map((t) =>
-    el("li", {}, el("a", { href: `/t/${encodeURIComponent(t)}` }, `Table ${t}`))));
+  fill($("#my-table-list"), tables.slice(-10).map((t) => {
+    const link = el("a", { href: `/t/${encodeURIComponent(t)}` }, "A table");
+    api("GET", `/api/tables/${encodeURIComponent(t)}`).then((table) => {
+      const people = table.seats.filter((s) => s.kind === "human").map((s) => s.name).join(", ");
+      fill(link, `${table.title} · ${STATUS_WORDS[table.status] || table.status}`
+        + (people ? ` · ${people}` : ""));
+    }).catch(() => { link.closest("li")?.remove(); }); // expired: not worth a line
+    return el("li", {}, link);
+  }));
   $("#my-tables").hidden = false;
 }
 

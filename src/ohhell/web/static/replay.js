@@ -14,8 +14,8 @@
 // Home/End the start and the end, Space plays or pauses.
 
 import {
-  $, api, cardElement, cardSpan, cardWords, clearMessage, el, fill, groupHand, playerColour, scoreChart, scoreSheet,
-  seatPosition, showMessage, suitSpan, typingInField,
+  $, api, cardElement, cardSpan, cardWords, clearMessage, el, fill, getSeat, groupHand, playerColour, scoreChart,
+  scoreSheet, seatPosition, showMessage, suitSpan, typingInField,
 } from "/static/common.js";
 
 const PLAY_MS = 700; // one action per this many ms when playing
@@ -27,6 +27,7 @@ const R = {
   trickEnds: [], // frame indexes where a trick is finished
   handStarts: [], // frame indexes where a new hand number begins
   timer: null,
+  me: null, // the seat this browser held at the table replayed: "you" in the words
 };
 
 async function main() {
@@ -42,13 +43,14 @@ async function main() {
   document.addEventListener("keydown", onKey);
   const table = new URLSearchParams(window.location.search).get("table");
   if (table) {
-    setLoadStatus(`Loading the record of table ${table}…`);
+    R.me = getSeat(table);
+    setLoadStatus("Loading the match's record…");
     try {
       const text = await api("GET", `/api/tables/${encodeURIComponent(table)}/record`);
-      await loadText(text, `table ${table}`);
+      await loadText(text, "The match");
     } catch (err) {
       setLoadStatus("");
-      showMessage(`Could not load the record of table ${table}: ${err.message}`, "error", 0);
+      showMessage(`Could not load the match's record: ${err.message}`, "error", 0);
     }
   }
 }
@@ -62,6 +64,7 @@ async function loadFile(event) {
   if (!file) return;
   setLoadStatus(`Reading ${file.name}…`);
   try {
+    R.me = null; // a file from elsewhere: nobody in it is "you"
     await loadText(await file.text(), file.name);
   } catch (err) {
     setLoadStatus("");
@@ -202,24 +205,27 @@ function balanceWords(o) {
 function describe(frame, i) {
   const words = frame.label.trim().split(/\s+/);
   const names = frame.obs.names;
-  const who = (s) => names[Number(s)] ?? `seat ${s}`;
+  // The seat this browser held is "you", with the verb to match ("You play", not "You plays").
+  const mine = (s) => R.me !== null && Number(s) === R.me;
+  const who = (s) => (mine(s) ? "You" : names[Number(s)] ?? `seat ${s}`);
+  const verb = (s, yours, theirs) => `${who(s)} ${mine(s) ? yours : theirs}`;
   switch (words[0]) {
     case "draw":
       return ["Draw for dealer: ", ...words.slice(1).flatMap((c, s) => (c === "-" ? [] : [`${who(s)} `, cardSpan(c), " "]))];
     case "deal": {
       const o = frame.obs;
-      return `Hand ${o.hand_number + 1}: ${names[o.dealer]} deals ${o.hand_size} card${o.hand_size === 1 ? "" : "s"}.`;
+      return `Hand ${o.hand_number + 1}: ${verb(o.dealer, "deal", "deals")} ${o.hand_size} card${o.hand_size === 1 ? "" : "s"}.`;
     }
     case "bid":
-      return `${who(words[1])} bids ${words[2]}.`;
+      return `${verb(words[1], "bid", "bids")} ${words[2]}.`;
     case "change":
-      return `${who(words[1])} changes the bid to ${words[2]}.`;
+      return `${verb(words[1], "change", "changes")} the bid to ${words[2]}.`;
     case "trump":
-      return [`${who(words[1])} names `, words[2] === "NT" ? "no trump" : suitSpan(words[2]), "."];
+      return [`${verb(words[1], "name", "names")} `, words[2] === "NT" ? "no trump" : suitSpan(words[2]), "."];
     case "play": {
-      const out = [`${who(words[1])} plays `, words[2] === "?" ? "a card unseen" : cardSpan(words[2]), "."];
+      const out = [`${verb(words[1], "play", "plays")} `, words[2] === "?" ? "a card unseen" : cardSpan(words[2]), "."];
       const t = finishedTrick(i);
-      if (t && R.trickEnds.includes(i)) out.push(` ${names[t.winner]} wins the trick.`);
+      if (t && R.trickEnds.includes(i)) out.push(` ${verb(t.winner, "win", "wins")} the trick.`);
       return out;
     }
     default:
@@ -261,6 +267,7 @@ function renderPlayers(o) {
       style: `left:clamp(var(--seat-half), ${pos.x}%, calc(100% - var(--seat-half)));top:${pos.y}%;--colour:${playerColour(s)}`,
     },
     el("div", { class: "who" }, el("span", { class: "name" }, name),
+      s === R.me ? el("span", { class: "badge you" }, "you") : null,
       s === o.dealer ? el("span", { class: "badge dealer-chip", title: `${name} deals` }, "D") : null),
     el("div", { class: "nums" },
       el("span", { class: "bid" }, "bid ", el("b", {}, o.bids[s] ?? "–")),
@@ -284,7 +291,7 @@ function renderTrick(o) {
   if (done) {
     ({ plays, winner } = done);
     kind = "finished";
-    caption = `${o.names[winner] ?? "?"} won the trick.`;
+    caption = winner === R.me ? "You won the trick." : `${o.names[winner] ?? "?"} won the trick.`;
   } else if (o.phase === "draw" && o.draws.length) {
     plays = o.draws[o.draws.length - 1].map((c, s) => [s, c]).filter(([, c]) => c);
     kind = "draw";

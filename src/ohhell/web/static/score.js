@@ -35,7 +35,7 @@
 
 import {
   $, api, el, fill, showMessage, clearMessage, suitSpan, suitWords, SUIT_SYMBOL, SUIT_NAME, isRed,
-  playerColour, scoreChart, standingsTable, typingInField, optionRow,
+  playerColour, scoreChart, standingsTable, typingInField, optionRow, optionValue,
 } from "/static/common.js";
 
 const TOKEN_PREFIX = "ohhell-score-";
@@ -93,7 +93,8 @@ async function setupPage() {
     return;
   }
   fill($("#sc-preset"), Object.keys(OPTIONS.presets).map((name) => el("option", { value: name }, name)));
-  if (OPTIONS.presets.common) $("#sc-preset").value = "common";
+  // The same default rules as "Play now": the same game scores the same here.
+  if (OPTIONS.presets[OPTIONS.default_preset]) $("#sc-preset").value = OPTIONS.default_preset;
   for (let seat = 0; seat < 4; seat++) addPlayer();
   drawOptions();
   $("#sc-add").addEventListener("click", () => { addPlayer(); $("#sc-players li:last-child input").focus(); });
@@ -158,7 +159,7 @@ function changedOptions() {
   const preset = OPTIONS.presets[$("#sc-preset").value] || {};
   const out = {};
   for (const option of ruleOptions()) {
-    const value = $(`#sc-opt-${CSS.escape(option.name)}`).value.trim();
+    const value = optionValue(option, $(`#sc-opt-${CSS.escape(option.name)}`));
     if (value !== (preset[option.name] ?? "")) out[option.name] = value;
   }
   return out;
@@ -567,7 +568,9 @@ function drawSheet() {
   const head = el("tr", {}, el("th", { scope: "col" }, "Hand"),
     names.map((n, i) => el("th", { scope: "col", title: n, style: `border-top: 3px solid ${playerColour(i)}` }, n)));
   const rows = SHEET.hands.map((hand) => {
-    const trump = hand.trump_known ? suitSpan(hand.trump) : el("span", { class: "muted" }, "?");
+    // A trump nobody noted (a turned card is optional to note) is "?", and says so.
+    const trump = hand.trump_known ? suitSpan(hand.trump)
+      : el("span", { class: "muted unnoted", title: "trump not noted", "aria-label": "trump not noted" }, "?");
     const label = [el("span", { class: "num" }, `${hand.hand}`),
       el("small", { title: `${cardsWord(hand.cards)}, trump ${hand.trump_known ? suitWords(hand.trump) : "not noted"}, ${names[hand.dealer]} deals` },
         `${hand.cards} `, trump, ` ${names[hand.dealer].slice(0, 3)}`)];
@@ -609,6 +612,7 @@ function drawSheet() {
   fill($("#sheet"), el("div", { class: "sheet-wrap" },
     el("table", { class: `sheet score-sheet${editable() ? " clickable" : ""}` },
       el("caption", {}, "Each cell: bid/took, points (● a missed bid, R a revoke), running total."
+        + (SHEET.hands.some((h) => !h.trump_known) ? " ? in the hand column: trump not noted." : "")
         + (editable() ? " Click a hand to correct it." : "")),
       el("thead", {}, head), el("tbody", {}, rows), el("tfoot", {}, foot))));
 }
@@ -634,11 +638,13 @@ function drawTotals() {
 }
 
 function drawStandings() {
-  const tie = { "most-exact": "Ties are broken by the most exact bids.",
-    "extra-hands": "Ties for first are played off with extra hands.",
-    none: "A tie shares the place." }[SHEET.rules["tie-break"]] || "";
   fill($("#standings-title"), SHEET.finished ? "Final standings" : "Standings so far");
-  fill($("#standings"), standingsTable(SHEET.standings, SHEET.players), el("p", { class: "muted" }, tie));
+  if (!SHEET.hands_played) {
+    // No places before any hand is scored: everybody at 0 is no ranking.
+    fill($("#standings"), el("p", { class: "muted" }, "No hand has been scored yet."));
+  } else {
+    fill($("#standings"), standingsTable(SHEET.standings, SHEET.players), tieNote());
+  }
   const box = $("#settlement");
   if (!SHEET.settlement) {
     box.replaceChildren();
@@ -654,6 +660,20 @@ function drawStandings() {
   fill(box, el("h3", {}, "Settlement"),
     el("p", { class: "net" }, SHEET.settlement_net.map((n, s) => `${name(s)} ${signed(n)}`).join(" · ")),
     pays.length ? el("ul", { class: "pays" }, pays) : el("p", { class: "muted" }, "Nobody owes anybody."));
+}
+
+/** How a tie is broken, said only when two sides have the same total. */
+function tieNote() {
+  const totals = SHEET.standings.map((row) => row.total);
+  const tied = totals.filter((t, i) => totals.indexOf(t) !== i);
+  if (!tied.length) return null;
+  const forFirst = tied.includes(totals[0]);
+  const text = {
+    "most-exact": "Equal totals: the side with more exact bids ranks higher.",
+    "extra-hands": forFirst ? "A tie for first is played off with extra hands." : "Equal totals share the place.",
+    none: "Equal totals share the place.",
+  }[SHEET.rules["tie-break"]];
+  return text ? el("p", { class: "muted tie-note" }, text) : null;
 }
 
 // --- Editing a past hand ---

@@ -16,26 +16,39 @@
 //   #trump-card             the turned card / trump suit inside the table area
 //   #bids                   bid buttons button[data-bid="3"] (the hook's: .hook, disabled),
 //                           trump buttons button[data-suit="S"|"NT"], #keep-button
-//   #hand button.card[data-card="QS"]   your cards (aria-label "Queen of spades"),
-//                           enabled = legal now; under Devil's Bridge one data-card="hidden"
+//   #hand button.card[data-card="QS"]   your cards (aria-label "Queen of spades", or
+//                           "..., trump"), never disabled (Tab reaches them): .legal and
+//                           aria-disabled="false" = playable now; under Devil's Bridge data-card="hidden"
 //   .hinted                 the card or bid the hint suggests
 //   #hint-button, #last-button, #scores-button   the tools (keys h, l, s)
 //   #hint                   the hint: suggestion and the ranked list
 //   #scores                 score sheet (table.sheet) and chart (svg.chart); hidden until shown
 //   #standings              final standings, #download-record, #replay-link
 //   #rules, #log            the table's rules in words, and what happened
+//   #announce               the polite live region: whose turn, tricks won, hands scored, who joined
+//   #sound-button[aria-pressed][data-played][data-last]   sounds on/off (key m), tones played
+//   #keys                   the keys, listed (key ? opens it)
+//   #rematch, #rematch-button   "Play again" once the match is over
+//   #chat ...               the chat (chat.js lists its selectors)
 //
-// Keys: 0-9 bid (a bid over 9 is two digits; when a second digit could follow,
-// the first waits a moment, or Enter bids it at once), 1-5 name trump (♣ ♦ ♥ ♠ NT),
-// left/right arrows move between playable cards (or bids), Enter plays/bids,
-// k keeps a bid that may still be changed, h hint, l last trick, s score sheet,
-// Escape closes the last trick and the hint.
+// Keys (listed on the page, #keys; ? opens the list): 0-9 bid (a bid over 9 is
+// two digits; when a second digit could follow, the first waits a moment, or
+// Enter bids it at once), 1-5 name trump (♣ ♦ ♥ ♠ NT), left/right arrows move
+// between playable cards (or bids, or else every card), Tab goes through the
+// hand at any time, Enter plays/bids, k keeps a bid that may still be changed,
+// h hint, l last trick, s score sheet, c chat, m sounds, Escape closes the
+// last trick and the hint.
+//
+// Screen readers: #announce (polite) says whose turn it is, who won each
+// trick and how each hand went; a trump card's label ends in ", trump".
 
 import {
-  $, api, cardElement, cardSpan, cardWords, clearMessage, el, fill, getToken, groupHand,
-  playerColour, scoreChart, scoreSheet, seatPosition, setToken, showMessage, standingsTable,
+  $, api, cardElement, cardSpan, cardWords, clearMessage, el, fill, getToken, goToTable, groupHand, keepName, storedName,
+  playerColour, scoreChart, scoreSheet, seatPosition, setSeat, setToken, showMessage, standingsTable,
   suitSpan, suitWords, typingInField,
 } from "/static/common.js";
+import { createChat } from "/static/chat.js";
+import { createSound } from "/static/sound.js";
 
 const TABLE = decodeURIComponent(window.location.pathname.replace(/^\/t\//, "").replace(/\/$/, ""));
 const TRUMP_CHOICES = ["C", "D", "H", "S", "NT"]; // keys 1-5
@@ -55,6 +68,9 @@ const S = {
   pending: false, // an action was sent and no state has answered yet
   keptAt: null, // the version at which I kept a bid that could still be changed
   coveredSeats: new Set(), // people's seats seen acting while their player was gone (see seatInfo)
+  joinedAt: new Map(), // seat -> when its person was seen joining (ms), for the notices
+  toldVersion: -1, // the last state read out (#announce) and sounded: a resend is not told again
+  removed: false, // the host removed this page's player: the welcome that follows says no more
   lastTrick: null, // {plays: [[seat, card]], winner, hand}
   finishedUntil: 0, // show the last trick of a hand until this time (ms), into the next hand
   showLast: false, // "l": the last trick is shown in the middle
@@ -74,12 +90,12 @@ const S = {
 // ------------------------------------------------------------------ start
 
 async function main() {
-  document.title = `Oh Hell · table ${TABLE}`;
+  document.title = "Oh Hell";
   wireControls();
   try {
     S.table = await api("GET", `/api/tables/${encodeURIComponent(TABLE)}`);
   } catch (err) {
-    const why = err.status === 404 ? `There is no table ${TABLE}.` : `Could not load the table: ${err.message}`;
+    const why = err.status === 404 ? "There is no such table: it may have expired." : `Could not load the table: ${err.message}`;
     fill($("#status"), `${why} `, el("a", { href: "/" }, "Go home"));
     return;
   }
@@ -93,6 +109,10 @@ async function main() {
 }
 
 function wireControls() {
+  S.sound = createSound($("#sound-button"));
+  S.chat = createChat({
+    table: TABLE, send, seat: () => S.seat, host: () => S.host, info: () => S.table, changed: render,
+  });
   $("#copy-link").addEventListener("click", copyInvite);
   $("#join-form").addEventListener("submit", join);
   $("#fill-button").addEventListener("click", fillWithBots);
@@ -101,7 +121,10 @@ function wireControls() {
   $("#last-button").addEventListener("click", toggleLast);
   $("#scores-button").addEventListener("click", toggleScores);
   document.addEventListener("keydown", onKey);
-  window.addEventListener("resize", fitHand);
+  window.addEventListener("resize", () => {
+    fitHand();
+    if (S.obs) render(); // the bid area's reserved height depends on the width
+  });
 }
 
 // ------------------------------------------------------------------ WebSocket
@@ -120,6 +143,7 @@ function connect() {
   ws.onopen = () => {
     const hello = { type: "hello" };
     if (S.token) hello.token = S.token;
+    if (S.chat.mutes().length) hello.mute = S.chat.mutes(); // so even the chat's history leaves them out
     ws.send(JSON.stringify(hello));
     setConn("open");
   };
@@ -137,7 +161,7 @@ function connect() {
     setConn("closed");
     if (event.code === 4404) { // the server knows no such table: retrying cannot help
       S.table = null;
-      fill($("#status"), `There is no table ${TABLE}. `, el("a", { href: "/" }, "Go home"));
+      fill($("#status"), "There is no such table: it may have expired. ", el("a", { href: "/" }, "Go home"));
       return;
     }
     scheduleReconnect();
@@ -176,18 +200,22 @@ function handle(message) {
       S.retries = 0;
       S.seat = message.seat ?? null;
       S.host = Boolean(message.host);
-      if (S.token && S.seat === null) {
+      if (S.seat !== null) setSeat(TABLE, S.seat); // the replay says "you" for this seat
+      S.chat.refresh();
+      if (S.token && S.seat === null && !S.removed) {
         showMessage("This browser's seat at the table was not recognised: you are watching.", "info");
       }
       render();
       break;
     case "table":
+      tellChanges(S.table, message);
       S.table = { ...message };
       delete S.table.type;
       for (const seat of S.table.seats) if (seat.connected) S.coveredSeats.delete(seat.seat);
       // A seat handed to a bot, or taken back, changes the clocks without a
       // new state: the table message carries them too.
       if (message.clocks) setClocks(message.clocks);
+      S.chat.refresh();
       render();
       break;
     case "state":
@@ -196,10 +224,15 @@ function handle(message) {
     case "hint":
       onHint(message);
       break;
+    case "chat":
+    case "chat_history":
+      S.chat.handle(message);
+      break;
     case "error":
       S.pending = false;
       S.hintAsked = null;
-      showMessage(message.error || "The server refused that.");
+      if (message.code === "removed") S.removed = true; // what the welcome that follows must not hide
+      showMessage(message.error || "The server refused that.", "error", message.code === "removed" ? 0 : 6000);
       render();
       break;
     default: // pong and anything newer than this page
@@ -227,8 +260,84 @@ function onState(message) {
   noteCover(message.last);
   trackTricks(prev, obs, message.last);
   trackResults(prev, obs);
+  if (message.version > S.toldVersion) {
+    S.toldVersion = message.version;
+    tellState(prev, obs, message.last);
+  }
   if (obs.phase === "over") S.scoresOpen = true;
   render();
+}
+
+const TURN_VERB = { bid: "bid", trump: "name trump", play: "play" };
+
+/**
+ * What a player should hear of a new state: who won the trick just
+ * finished, how the hand went, and whose turn it is now, read out by a
+ * screen reader (#announce), with a tone when sounds are on.
+ */
+function tellState(prev, obs, last) {
+  const words = [];
+  if (last && last.kind === "play" && last.trick) {
+    const w = last.trick.winner;
+    const card = (last.trick.plays.find(([s]) => s === w) || [])[1];
+    const by = w === S.seat ? "You win" : `${obs.names[w]} wins`;
+    words.push(`${by} the trick${card ? ` with the ${cardWords(card).toLowerCase()}` : ""}.`);
+    S.sound.play(w === S.seat ? "won" : "trick");
+  }
+  if (prev && obs.results.length > prev.results.length && S.notice) words.push(S.notice.text);
+  const verb = TURN_VERB[obs.phase];
+  const turn = obs.turn || [];
+  const before = prev && prev.phase === obs.phase ? JSON.stringify(prev.turn || []) : null;
+  if (verb && turn.length && JSON.stringify(turn) !== before) {
+    if (S.seat !== null && turn.includes(S.seat)) {
+      words.push(`Your turn to ${verb}.`);
+      S.sound.play("turn");
+    } else {
+      words.push(`${turn.map((s) => obs.names[s]).join(", ")} to ${verb}.`);
+    }
+  }
+  announce(words.join(" "));
+}
+
+let announced = "";
+
+/**
+ * Read `text` out to a screen reader (the polite live region #announce):
+ * whose turn it is, who won a trick, who joined. The same words twice in a
+ * row are still read, told apart by an invisible mark.
+ */
+function announce(text) {
+  if (!text) return;
+  const box = $("#announce");
+  announced = text === announced.replace(/\u200b$/, "") && !announced.endsWith("\u200b") ? `${text}\u200b` : text;
+  box.textContent = announced;
+}
+
+/**
+ * Say what changed at the table that a player wants to know at once: a
+ * friend taking a seat or coming back, an offer to play again. Shown as a
+ * message and read out (the #announce region).
+ */
+function tellChanges(before, after) {
+  if (!before || !after.seats) return;
+  const news = [];
+  for (const seat of after.seats) {
+    const was = before.seats && before.seats[seat.seat];
+    if (!was || seat.seat === S.seat || seat.kind !== "human") continue;
+    if (was.kind !== "human") {
+      news.push(`${seat.name} joined the table.`);
+      S.joinedAt.set(seat.seat, Date.now());
+    } else if (!was.connected && seat.connected && !(Date.now() - (S.joinedAt.get(seat.seat) || 0) < 10000)) {
+      news.push(`${seat.name} is here.`); // (not right after "joined": their page opening is the same news)
+    }
+  }
+  if (after.rematch && !before.rematch && S.seat !== null && after.rematch.by !== (S.obs && S.obs.names[S.seat])) {
+    news.push(`${after.rematch.by} wants to play again.`);
+  }
+  if (news.length) {
+    showMessage(news.join(" "), "info", 5000);
+    announce(news.join(" "));
+  }
 }
 
 /**
@@ -328,9 +437,16 @@ function findLegal(kind, test) {
   return legal().find((a) => a.kind === kind && test(a));
 }
 
+/**
+ * Play `code` (null: the unseen card of a Devil's Bridge hand). A card that
+ * is not among the legal plays while it is your turn goes to the server
+ * anyway, which says why it cannot be played (the page knows no rule).
+ */
 function playCard(code) {
   const action = findLegal("play", (a) => a.card === code);
   if (action) act(action);
+  else if (mode() === "play") act({ kind: "play", card: code });
+  else showMessage("You cannot play a card now: wait for your turn.", "info", 2500);
 }
 
 function bid(value) {
@@ -412,6 +528,7 @@ async function join(event) {
   event.preventDefault();
   const seat = Number($("#join-seat").value);
   const name = $("#join-name").value.trim();
+  keepName(name);
   try {
     const answer = await api("POST", `/api/tables/${encodeURIComponent(TABLE)}/join`, { seat, name });
     S.token = answer.token;
@@ -453,6 +570,13 @@ function onKey(event) {
     nameTrump(TRUMP_CHOICES[Number(key) - 1]);
   } else if (key === "ArrowLeft" || key === "ArrowRight") {
     if (!moveFocus(key === "ArrowLeft" ? -1 : 1)) return;
+  } else if (key === "c" || key === "C") {
+    S.chat.focus(); // type to the table; Escape or Tab leaves the field
+  } else if (key === "m" || key === "M") {
+    S.sound.toggle();
+  } else if (key === "?") {
+    const keys = $("#keys");
+    keys.open = !keys.open;
   } else if (key === "h" || key === "H") {
     askHint();
   } else if (key === "l" || key === "L") {
@@ -497,8 +621,9 @@ function finishDigits() {
 
 /** Arrows: move focus along the enabled cards of the hand, else along the bid buttons. */
 function moveFocus(step) {
-  let buttons = [...document.querySelectorAll("#hand button:not(:disabled)")];
+  let buttons = [...document.querySelectorAll("#hand button.legal")];
   if (!buttons.length) buttons = [...document.querySelectorAll("#bids button:not(:disabled)")];
+  if (!buttons.length) buttons = [...document.querySelectorAll("#hand button.card")]; // browse the hand
   if (!buttons.length) return false;
   const at = buttons.indexOf(document.activeElement);
   let next;
@@ -538,7 +663,7 @@ function render() {
   $("#hint-button").hidden = S.seat === null || (S.obs && S.obs.phase === "over"); // hints are for players
   const myTurn = legal().length > 0 && !S.pending;
   document.body.classList.toggle("my-turn", myTurn);
-  document.title = `${myTurn ? "● Your turn · " : ""}Oh Hell · table ${TABLE}`;
+  document.title = `${myTurn ? "● Your turn · " : ""}Oh Hell · ${tableTitle()}`;
 }
 
 /** Re-rendering replaces buttons: put the keyboard focus back on the same card or bid. */
@@ -562,7 +687,7 @@ function renderInfo() {
   const o = S.obs;
   const info = $("#info");
   if (!o || !["bid", "trump", "play"].includes(o.phase)) {
-    fill(info, S.table ? `Table ${TABLE}` : "");
+    fill(info, S.table ? tableTitle() : "");
     return;
   }
   const number = o.extra_hand ? "Tie-break hand" : `Hand ${o.hand_number + 1} of ${o.hands_total}`;
@@ -574,18 +699,26 @@ function renderInfo() {
     o.devils_bridge ? el("span", { class: "badge devil" }, "Devil's Bridge") : null);
 }
 
+/** The table's name for people ("Ann's table"), never its id. */
+const tableTitle = () => (S.table && S.table.title) || "A table";
+
 function trumpWords(o) {
   if (!o.trump_decided) return el("em", {}, "named after bidding");
   if (!o.trump) return el("strong", {}, "none");
   return el("span", {}, suitSpan(o.trump), o.turned ? [" (turned ", cardSpan(o.turned), ")"] : "");
 }
 
+/**
+ * The status area has a fixed height (style.css) and two rows: the prompt,
+ * and one line more, the hand's result while it is new, else what the trick
+ * in the middle shows. Nothing below it moves when a hand ends.
+ */
 function renderStatus() {
   const box = $("#status");
-  const lines = [statusLine()];
-  if (S.trickCaption) lines.push(el("span", { class: "trick-caption" }, S.trickCaption));
-  if (S.notice && Date.now() < S.notice.until) lines.push(el("span", { class: "notice" }, S.notice.text));
-  fill(box, lines.map((l) => el("div", {}, l)));
+  let extra = null;
+  if (S.notice && Date.now() < S.notice.until) extra = el("span", { class: "notice" }, S.notice.text);
+  else if (S.trickCaption) extra = el("span", { class: "trick-caption" }, S.trickCaption);
+  fill(box, el("div", { class: "prompt" }, statusLine()), el("div", { class: "extra" }, extra));
 }
 
 function balanceWords(o) {
@@ -653,6 +786,8 @@ function renderLobby() {
     el("span", { class: "seat-number" }, `Seat ${s.seat + 1}`),
     el("span", { class: "seat-name" }, s.kind === "open" ? "open seat" : seatName(s)),
     s.kind === "bot" ? el("span", { class: "badge" }, `bot: ${s.level}`) : null,
+    s.kind === "invited" ? el("span", { class: "badge invited", title: "kept for them until the match starts" },
+      "not back yet") : null,
     s.kind === "human" ? el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "here" : "not here" }) : null,
     s.seat === t.host_seat ? el("span", { class: "badge" }, "host") : null,
     s.seat === S.seat ? el("span", { class: "badge you" }, "you") : null)));
@@ -660,6 +795,9 @@ function renderLobby() {
   // A visitor without a seat picks one of the open seats.
   const form = $("#join-form");
   form.hidden = S.seat !== null || !open.length;
+  if (!form.hidden && !$("#join-name").value && document.activeElement !== $("#join-name")) {
+    $("#join-name").value = storedName();
+  }
   const select = $("#join-seat");
   const chosen = select.value;
   fill(select, open.map((s) => el("option", { value: s.seat }, `Seat ${s.seat + 1}`)));
@@ -670,10 +808,14 @@ function renderLobby() {
   $("#fill-button").disabled = !open.length;
   $("#start-button").disabled = open.length > 0;
   let note = "";
+  const invited = t.seats.some((s) => s.kind === "invited");
   if (S.host) note = open.length ? "Start is possible once every seat is taken: wait for players or fill with bots." : "Every seat is taken: start when you are ready.";
   else if (S.seat === null && !open.length) note = "Every seat is taken: you can watch once the match starts.";
   else if (S.seat !== null) note = "You have a seat. The host starts the match.";
-  fill($("#lobby-note"), note);
+  if (S.host && invited) note += " Seats of players not back when you start are played by bots.";
+  const listed = t.public ? "This table is listed on the home page: anyone may join."
+    : "Only people with the link can join this table.";
+  fill($("#lobby-note"), note ? `${note} ${listed}` : listed);
 }
 
 async function loadLevels() {
@@ -722,7 +864,9 @@ function renderPlayers() {
         : el("span", { class: "bid", title: "bid" }, "bid ", el("b", {}, o.bids[s] ?? "–")),
       el("span", { class: "took", title: "tricks taken" }, "took ", el("b", {}, ["bid", "trump", "play"].includes(o.phase) ? o.taken[s] : "–")),
       el("span", { class: "score", title: "score" }, "pts ", el("b", {}, o.totals[s]))),
-    kindLine(info), clockFor(s), replaceButton(s, info)));
+    kindLine(info), clockFor(s), replaceButton(s, info),
+    S.chat.bubble(s) ? el("div", { class: "reaction-bubble", role: "img", "aria-label": `${name}: ${S.chat.bubble(s)}` },
+      S.chat.bubble(s)) : null));
   });
   fill($("#players"), panels, trumpIndicator(o));
 }
@@ -837,13 +981,18 @@ function renderTrick() {
   // Only a card that was not on the table before slides in (every render rebuilds the cards).
   const keys = plays.map(([seat, card]) => `${seat}:${card}`);
   const fresh = (key) => kind === "current" && !shownPlays.has(key);
+  const collect = kind === "finished" && winner !== null ? collecting(keys.join(","), winner, me, o.players) : null;
   const cards = plays.map(([seat, card], i) => {
     const pos = seatPosition(seat, me, o.players, { x: 17, y: 20 });
+    let style = `left:${pos.x}%;top:${pos.y}%;z-index:${i + 1}`;
+    if (collect) style += `;--dx:${collect.dx(pos)}px;--dy:${collect.dy(pos)}px;animation-delay:${collect.delay}ms`;
     return el("div", {
-      class: `played${seat === winner ? " winner" : ""}${i === 0 ? " lead" : ""}${fresh(keys[i]) ? " enter" : ""}`,
+      class: `played${seat === winner ? " winner" : ""}${i === 0 ? " lead" : ""}${fresh(keys[i]) ? " enter" : ""}`
+        + (collect ? " collect" : ""),
       dataset: { seat },
-      style: `left:${pos.x}%;top:${pos.y}%;z-index:${i + 1}`,
-    }, cardElement(card, { label: card ? `${o.names[seat]}: ${cardWords(card)}` : `${o.names[seat]}: a hidden card` }),
+      style,
+    }, cardElement(card, { label: card ? `${o.names[seat]}: ${cardWords(card)}${card.slice(-1) === o.trump ? ", trump" : ""}`
+      : `${o.names[seat]}: a hidden card` }),
     el("span", { class: "by" }, seat === S.seat ? "you" : o.names[seat]));
   });
   shownPlays = new Set(keys);
@@ -852,11 +1001,63 @@ function renderTrick() {
   $("#last-button").setAttribute("aria-pressed", String(kind === "last"));
 }
 
+const COLLECT_AFTER_MS = 900; // a finished trick stays still this long, then slides to its winner
+let collected = { key: null, at: 0 }; // the finished trick being gathered, and since when (ms)
+
+/**
+ * A finished trick's cards slide to the seat of the player who won it (CSS
+ * animation "collect"; none under prefers-reduced-motion, where the cards
+ * simply stay). Each render rebuilds the cards, so the animation's delay
+ * counts from when this trick was first shown: it goes on, never restarts.
+ */
+function collecting(key, winner, me, players) {
+  if (collected.key !== key) collected = { key, at: Date.now() };
+  const felt = $("#felt").getBoundingClientRect();
+  const to = seatPosition(winner, me, players, { x: 38, y: 40 });
+  return {
+    dx: (pos) => Math.round(((to.x - pos.x) * felt.width) / 100),
+    dy: (pos) => Math.round(((to.y - pos.y) * felt.height) / 100),
+    delay: COLLECT_AFTER_MS - (Date.now() - collected.at),
+  };
+}
+
 // --- bids, trump, keep ---
+
+let reservedFor = null; // the most cards and the width the bid area's height was measured for
+
+/**
+ * The bid area keeps the height of the largest choice this match can ask
+ * for (a bid on the biggest hand, with the label and the keep button), so
+ * the hand below it stands still from the first hand to the last. Measured
+ * on a hidden copy at the page's own width and styles.
+ */
+function reserveChoices() {
+  const box = $("#bids");
+  const most = S.table && S.table.most_cards;
+  const width = box.clientWidth;
+  const key = `${most}|${width}`;
+  if (!most || !width || key === reservedFor) return;
+  reservedFor = key;
+  const probe = (...children) => el("div", { class: "choices probe", "aria-hidden": "true",
+    style: `width:${width}px` }, children);
+  const bids = probe(el("span", { class: "label" }, "Change your bid:"),
+    el("div", { class: "bid-row" }, Array.from({ length: most + 1 }, (_, b) => el("button", {
+      type: "button", class: "bid-button", tabindex: -1 }, el("span", { class: "n" }, String(b)),
+    b === most ? el("small", {}, "hook") : null))),
+    el("button", { type: "button", class: "primary keep-button", tabindex: -1 }, "Keep my bid"));
+  const trump = probe(el("span", { class: "label" }, "Name trump:"), el("div", { class: "bid-row" },
+    TRUMP_CHOICES.map((suit) => el("button", { type: "button", class: "suit-button", tabindex: -1 }, suit))));
+  document.body.append(bids, trump);
+  const height = Math.max(bids.offsetHeight, trump.offsetHeight);
+  bids.remove();
+  trump.remove();
+  box.style.height = `${height}px`;
+}
 
 function renderChoices() {
   const o = S.obs;
   const box = $("#bids");
+  reserveChoices();
   const m = mode();
   const hint = currentHint();
   const hinted = hint ? hint.action : null;
@@ -864,9 +1065,9 @@ function renderChoices() {
   if (m === "bid" || m === "change") {
     const buttons = [];
     for (let b = 0; b <= o.hand_size; b++) buttons.push(bidButton(b, m, hinted));
-    const label = m === "bid" ? "Your bid:" : `Change your bid (now ${o.bids[S.seat]}):`;
+    const label = m === "bid" ? "Your bid:" : "Change your bid:"; // the current one says "now"
     fill(box, el("span", { class: "label" }, label), el("div", { class: "bid-row" }, buttons),
-      m === "change" ? el("button", { type: "button", id: "keep-button", class: "primary", onclick: keepBid,
+      m === "change" ? el("button", { type: "button", id: "keep-button", class: "primary keep-button", onclick: keepBid,
         disabled: S.pending, "aria-keyshortcuts": "k" }, "Keep my bid") : null);
   } else if (m === "trump") {
     const buttons = TRUMP_CHOICES.map((suit, i) => {
@@ -905,7 +1106,7 @@ function bidButton(b, m, hinted) {
     "aria-label": label,
     title: hook ? `The hook: the last bidder may not make the bids add up to ${o.hand_size}` : current ? "your bid now" : "",
     onclick: () => bid(b),
-  }, el("span", { class: "n" }, String(b)), hook ? el("small", {}, "the hook") : current ? el("small", {}, "now") : null);
+  }, el("span", { class: "n" }, String(b)), hook ? el("small", {}, "hook") : current ? el("small", {}, "now") : null);
 }
 
 // --- my hand ---
@@ -930,30 +1131,35 @@ function renderHand() {
     const blind = Boolean(findLegal("play", (a) => a.card === null));
     fill(box, Array.from({ length: count }, () => {
       const button = cardElement(null, { button: true, label: "Your card, face down: you cannot see it" });
-      button.disabled = !(playing && blind);
+      // Never disabled: the hand stays reachable with Tab; aria-disabled says it cannot be played now.
+      button.setAttribute("aria-disabled", String(!(playing && blind)));
       if (playing && blind) button.classList.add("legal");
       if (hintedCard === "hidden") button.classList.add("hinted");
-      button.addEventListener("click", () => act(findLegal("play", (a) => a.card === null)));
+      button.addEventListener("click", () => playCard(null));
       return button;
     }));
-    requestAnimationFrame(fitHand);
+    fitHand(); // at once: a wrapped hand must never be seen, even for a moment
     return;
   }
   const cards = o.hands[me] || [];
   const playable = new Set(legal().filter((a) => a.kind === "play").map((a) => a.card));
   const groups = groupHand(cards, o.trump).map(([suit, codes]) => el("div", { class: "suit-group", dataset: { suit } },
     codes.map((code) => {
-      const button = cardElement(code, { button: true });
+      const trump = code.slice(-1) === o.trump;
+      // A screen reader hears "trump" with a trump card; the eye sees its mark.
+      const button = cardElement(code, { button: true, label: `${cardWords(code)}${trump ? ", trump" : ""}` });
       const ok = playing && playable.has(code);
-      button.disabled = !ok;
+      // Never disabled: the hand can be browsed with Tab at any time; aria-disabled
+      // and the dimming say which cards cannot be played now.
+      button.setAttribute("aria-disabled", String(!ok));
       if (playing) button.classList.add(ok ? "legal" : "dim");
       if (code === hintedCard) button.classList.add("hinted");
-      if (code.slice(-1) === o.trump) button.classList.add("trump");
+      if (trump) button.classList.add("trump");
       button.addEventListener("click", () => playCard(code));
       return button;
     })));
   fill(box, groups);
-  requestAnimationFrame(fitHand);
+  fitHand(); // at once: a wrapped hand must never be seen, even for a moment
 }
 
 /**
@@ -1040,12 +1246,56 @@ function renderStandings() {
   const notes = [];
   if (o.results.some((r) => r.extra)) notes.push("The lead was tied after the last scheduled hand: extra hands broke the tie.");
   const first = o.standings.filter((r) => r.place === 1);
+  const side = (row) => row.seats.map((s) => o.names[s]).join(" and ");
   if (first.length > 1) notes.push("A shared win.");
+  // Said only when there was a tie: level on points, split by exact bids.
+  const level = o.standings.filter((r) => r.total === first[0].total && r.place !== 1);
+  if (first.length === 1 && level.length) {
+    notes.push(`${side(first[0])} and ${level.map(side).join(", ")} have ${first[0].total} points: `
+      + `${side(first[0])} wins on exact bids (${first[0].exact} against ${level[0].exact}).`);
+  }
   fill($("#standings-notes"), notes.map((n) => el("li", {}, n)));
+  renderRematch();
   const record = $("#download-record");
   record.href = `/api/tables/${encodeURIComponent(TABLE)}/record`;
   record.setAttribute("download", `ohhell-${TABLE}.ohr`);
   $("#replay-link").href = `/replay?table=${encodeURIComponent(TABLE)}`;
+}
+
+/**
+ * "Play again" at the end of a match: the first player to ask makes a new
+ * table with the same rules and seats and hosts it; each other person's seat
+ * is kept for them until they ask too (bots take the seats nobody takes back
+ * when it starts). A watcher may follow the players to it.
+ */
+function renderRematch() {
+  const box = $("#rematch");
+  const again = S.table && S.table.rematch;
+  const key = JSON.stringify([again, S.seat]);
+  if (box.dataset.key === key) return; // unchanged: keep the button (and the focus on it)
+  box.dataset.key = key;
+  if (S.seat === null) {
+    fill(box, again ? el("a", { class: "button", href: `/t/${encodeURIComponent(again.table)}` },
+      "Watch the rematch") : null);
+    return;
+  }
+  const mine = again && again.by === S.obs.names[S.seat];
+  fill(box,
+    again && !mine ? el("p", { class: "rematch-offer" },
+      `${again.by} wants to play again, same seats and rules. Join in to keep your seat; bots take the seats nobody takes back.`) : null,
+    el("button", { type: "button", id: "rematch-button", class: "primary big", onclick: playAgain },
+      again ? "Play again" : "Play again (same seats and rules)"));
+}
+
+async function playAgain() {
+  const button = $("#rematch-button");
+  if (button) button.disabled = true;
+  try {
+    goToTable(await api("POST", `/api/tables/${encodeURIComponent(TABLE)}/rematch`, { token: S.token }));
+  } catch (err) {
+    showMessage(err.message);
+    if (button) button.disabled = false;
+  }
 }
 
 let drawnRules = null;

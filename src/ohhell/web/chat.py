@@ -1,0 +1,186 @@
+"""Chat and quick reactions at a table, and the host's say over who may speak.
+
+Seated players and watchers talk in one chat; every line says whether a
+watcher wrote it, so each viewer can hide the watchers' lines (or one
+player's) for themselves: a mute per viewer, sent by the page with its hello
+and whenever it changes, and applied here, so a muted line never reaches
+that viewer. The host may mute a player for everyone (their lines are
+refused) or remove them (a bot takes the seat; their token keeps no seat and
+no voice at the table).
+
+Chat takes the same path as an action: a line is checked, stored
+(``Store.add_chat``) and only then sent, each connection through its own
+queue. What one client can do to the others is bounded three ways:
+
+- a line is one line of at most ``CHAT_MAX`` characters (and every message
+  at most 4 KiB, as for any message);
+- each connection may say ``PERSON_BURST`` lines at once and one every
+  ``1 / PERSON_RATE`` seconds after that; each table's players, and
+  separately its watchers, share a budget too (``TABLE_RATE``), so many
+  watchers cannot drown the players, and a table's chat costs at most a few
+  database writes a second;
+- a line is dropped for a connection whose queue is already half full,
+  instead of being queued: chat never closes a slow connection, and never
+  delays the game's own messages to it.
+
+Nothing the server knows about the game goes into a line: it holds the
+words someone typed, their name, their seat, and the time.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Final
+
+from .connection import Bucket, Connection
+from .protocol import ProtocolError, clean_name, dumps
+from .store import ChatRow, StaleVersion, Store
+
+Json = dict[str, Any]
+
+CHAT_MAX: Final = 200  # characters in one line
+HISTORY: Final = 50  # lines a newly arrived page is sent
+PERSON_RATE: Final = 0.5  # lines a second one connection may say, on average...
+PERSON_BURST: Final = 5.0  # ...after this many at once
+TABLE_RATE: Final = {"players": 2.0, "watchers": 1.0}  # lines a second, for each side of a table
+TABLE_BURST: Final = {"players": 20.0, "watchers": 10.0}
+WATCHERS: Final = "watchers"  # in a viewer's mutes: every watcher's line
+REACTIONS: Final = {
+    "hello": "Hello!",
+    "nice": "Nice one!",
+    "wow": "Wow!",
+    "oops": "Oops!",
+    "thanks": "Thanks!",
+    "gg": "Good game!",
+}
+"""The quick reactions: a key the page sends, and the words everyone sees."""
+
+
+def clean_text(value: object) -> str:
+    """A chat line: one line of printable text, trimmed, 1 to CHAT_MAX characters."""
+    if not isinstance(value, str):
+        raise ProtocolError('"text" must be the words to say')
+    text = " ".join(value.split())
+    if not text:
+        raise ProtocolError("there is nothing to say: the line is empty")
+    if len(text) > CHAT_MAX:
+        raise ProtocolError(f"a line is at most {CHAT_MAX} characters, not {len(text)}")
+    if not text.isprintable():
+        raise ProtocolError("the line holds characters that cannot be printed")
+    return text
+
+
+def parse_mutes(value: object, players: int) -> set[int | str]:
+    """A viewer's mutes from the page: seats, and "watchers" for every watcher."""
+    if value is None:
+        return set()
+    if not isinstance(value, list) or len(value) > players + 1:
+        raise ProtocolError('"mute" must list seats, and "watchers" for every watcher')
+    out: set[int | str] = set()
+    for who in value:
+        if who == WATCHERS or (type(who) is int and 0 <= who < players):
+            out.add(who)
+        else:
+            raise ProtocolError(f'{who!r} is neither a seat from 0 to {players - 1} nor "watchers"')
+    return out
+
+
+def line_json(row: ChatRow) -> Json:
+    return {
+        "number": row.number,
+        "seat": row.seat,
+        "name": row.name,
+        "kind": row.kind,
+        "text": row.text,
+        "at": round(row.at, 3),
+    }
+
+
+def hears(conn: Connection, seat: int | None) -> bool:
+    """Does ``conn``'s viewer want lines from ``seat`` (None: a watcher)?"""
+    return (WATCHERS if seat is None else seat) not in conn.muted
+
+
+class TableChat:
+    """One table's chat: its recent lines, the host's mutes and removals, the budgets."""
+
+    def __init__(
+        self, table_id: str, store: Store, settings: dict[str, str], clock: Callable[[], float]
+    ) -> None:
+        self.table_id = table_id
+        self.store = store
+        self.clock = clock  # for the budgets (seconds; the hub's clock)
+        self.lines: deque[ChatRow] = deque(store.chat(table_id, HISTORY), maxlen=HISTORY)
+        self.next = self.lines[-1].number + 1 if self.lines else 0
+        # Seats the host muted for everyone, and the tokens (hashed) of people removed.
+        self.silenced: set[int] = set(json.loads(settings.get("silenced", "[]")))
+        self.removed: set[str] = set(json.loads(settings.get("removed", "[]")))
+        now = clock()
+        self.budgets = {side: Bucket(TABLE_RATE[side], TABLE_BURST[side], now) for side in TABLE_RATE}
+
+    def history(self, conn: Connection) -> str | None:
+        """The recent lines ``conn``'s viewer hears, as one message (None if none)."""
+        lines = [line_json(row) for row in self.lines if hears(conn, row.seat)]
+        return dumps({"type": "chat_history", "lines": lines}) if lines else None
+
+    def say(self, conn: Connection, name: str, kind: str, text: str) -> ChatRow:
+        """Check and store one line from ``conn`` (``ChatRefused`` if refused)."""
+        if conn.removed:
+            raise ChatRefused("the host removed you from this table: you cannot chat here")
+        if conn.seat is not None and conn.seat in self.silenced:
+            raise ChatRefused("the host has muted you at this table")
+        now = self.clock()
+        if conn.chat is None:
+            conn.chat = Bucket(PERSON_RATE, PERSON_BURST, now)
+        if not conn.chat.take(now):
+            raise ChatRefused("you are chatting too fast: wait a moment")
+        if not self.budgets["players" if conn.seat is not None else WATCHERS].take(now):
+            raise ChatRefused("the table's chat is busy: try again in a moment")
+        row = ChatRow(self.next, conn.seat, name, kind, text, time.time())
+        try:
+            self.store.add_chat(self.table_id, row)
+        except StaleVersion:
+            # Another server process spoke first: take its lines and try once more.
+            self.lines.extend(r for r in self.store.chat(self.table_id, HISTORY) if r.number >= self.next)
+            self.next = self.lines[-1].number + 1
+            row = ChatRow(self.next, conn.seat, name, kind, text, row.at)
+            self.store.add_chat(self.table_id, row)
+        self.next += 1
+        self.lines.append(row)
+        return row
+
+    def silence(self, seat: int, on: bool) -> None:
+        (self.silenced.add if on else self.silenced.discard)(seat)
+        self.store.set_setting(self.table_id, "silenced", json.dumps(sorted(self.silenced)))
+
+    def remove(self, token_hash: str) -> None:
+        self.removed.add(token_hash)
+        self.store.set_setting(self.table_id, "removed", json.dumps(sorted(self.removed)))
+
+
+class ChatRefused(Exception):
+    """A line that is not said; the message says why (to its sender only)."""
+
+
+def watcher_name(value: object) -> str:
+    """The name a watcher chats under (they hold no seat to name them);
+    ``ProtocolError`` if it is not a name."""
+    return clean_name(value) if value else "A watcher"
+
+
+__all__ = [
+    "CHAT_MAX",
+    "REACTIONS",
+    "WATCHERS",
+    "Bucket",
+    "ChatRefused",
+    "TableChat",
+    "clean_text",
+    "hears",
+    "line_json",
+    "parse_mutes",
+    "watcher_name",
+]
