@@ -8,9 +8,12 @@ candidate, so differences between candidates are not noise between worlds.
 
 - Bids: the expected score of each legal bid under the actual scoring system,
   from the distribution of tricks it takes when it plays for that bid; later
-  bidders' bids are estimated from their sampled hands.
+  bidders' bids are estimated from their sampled hands. With
+  ``calibrate=1`` the share of worlds that made a bid is corrected to how
+  often the expert makes such bids in its own games (``calibration``).
 - Trump naming (R-TRUMP-BIDDER): each suit and no trump, doubling included.
-- Cards: the expected score of each legal card.
+- Cards: by default the tree search of ``treesearch``; with ``tree=0``
+  the expected score of each legal card, one playout per world.
 
 Under Okenuff scoring players settle on differences (R-SETTLE), so there the
 expert maximises its score minus the others' mean, which makes setting a high
@@ -39,6 +42,7 @@ from .. import (
     sample_hands,
     score_hand,
 )
+from .calibration import made_chance
 from .fastdeal import Layout, layout, playout, seen_slots, suit_index
 from .treesearch import CardSearch
 
@@ -52,6 +56,9 @@ class Evaluation:
     action: Action
     expected: float
     worlds: int
+    # For a bid: the share of worlds in which the playout took exactly that
+    # many tricks (what ``calibrate`` corrects); None for other actions.
+    made: float | None = None
 
 
 def estimate_tricks(lay: Layout, hand: int, trump: int, players: int) -> float:
@@ -98,6 +105,7 @@ class ExpertBot:
         c: float = 0.6,
         others_greedy: bool = True,
         noise: float = 0.0,
+        calibrate: bool = False,
     ) -> None:
         self.name = name
         self.inference = inference  # weight worlds by how well they explain the bids
@@ -115,6 +123,11 @@ class ExpertBot:
         self.c = c
         self.others_greedy = bool(others_greedy)  # in the tree, the others play the greedy policy
         self.noise = noise  # in the tree's playouts, the share of random cards
+        # Correct each bid's chance of being made, as the greedy playouts see
+        # it, to the chance measured in the expert's own games (``calibration``).
+        # Off by default: it fits self-play but measured no gain against
+        # OpenSpiel's ISMCTS (docs/performance.md).
+        self.calibrate = bool(calibrate)
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal_actions) == 1:
@@ -142,7 +155,8 @@ class ExpertBot:
         active = list(range(k))
         count = 0
         deadline = time.perf_counter() + self.seconds
-        evaluate = self._evaluator(obs, lay, candidates)
+        hits: list[list[bool]] = [[] for _ in range(k)]  # per bid and world: was it made?
+        evaluate = self._evaluator(obs, lay, candidates, hits)
         likelihood = self._bid_likelihood(obs, lay) if self.inference else None
         checkpoint = 16
         while True:
@@ -163,7 +177,12 @@ class ExpertBot:
         for i, action in enumerate(candidates):
             # A pruned candidate keeps the estimate it had when it was dropped.
             w = weights[: len(values[i])]
-            ranked.append(Evaluation(action, _weighted_mean(values[i], w), len(values[i])))
+            expected = _weighted_mean(values[i], w)
+            made = _weighted_mean([float(h) for h in hits[i]], w) if hits[i] else None
+            if made is not None and self.calibrate and isinstance(action, Bid):
+                chance = made_chance(made, action.bid, obs.hand_size, n=len(values[i]))
+                expected = _recalibrated(values[i], hits[i], w, chance, expected)
+            ranked.append(Evaluation(action, expected, len(values[i]), made))
         ranked.sort(key=lambda e: (-(e.worlds == count), -e.expected))
         return ranked
 
@@ -173,7 +192,13 @@ class ExpertBot:
         weigh = self._bid_likelihood(obs, lay) if self.inference else None
         budget, pool = self._budget()
         search = CardSearch(
-            obs, rng, weigh, pool=pool, c=self.c, others_greedy=self.others_greedy, noise=self.noise
+            obs,
+            rng,
+            weigh,
+            pool=pool,
+            c=self.c,
+            others_greedy=self.others_greedy,
+            noise=self.noise,
         )
         if budget is not None:
             search.run(simulations=budget)
@@ -228,7 +253,7 @@ class ExpertBot:
         return likelihood
 
     def _evaluator(
-        self, obs: Observation, lay: Layout, candidates: Sequence[Action]
+        self, obs: Observation, lay: Layout, candidates: Sequence[Action], hits: list[list[bool]]
     ) -> Callable[[tuple[tuple[object, ...], ...], list[int]], list[float]]:
         me = obs.seat
         assert me is not None
@@ -289,11 +314,12 @@ class ExpertBot:
                 trump = suit_index(obs.trump) if obs.trump_decided else -1
                 base = guessed_bids(masks, trump if obs.trump_decided else _longest_suit(lay, masks[me]))
                 out = []
-                for action in (candidates[i] for i in active):
+                for i in active:
                     bids = list(base)
-                    bids[me] = action.bid  # type: ignore[union-attr]
+                    bids[me] = candidates[i].bid  # type: ignore[union-attr]
                     namer, t = namer_and_trump(bids, masks)
                     taken = playout(lay, list(masks), t, lead, [], [0] * n, bids, unseen, list(shown_voids))
+                    hits[i].append(taken[me] == bids[me])
                     out.append(utility(bids, taken, namer, t))
                 return out
 
@@ -342,6 +368,24 @@ class ExpertBot:
 def _weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:
     total = sum(weights)
     return sum(w * v for w, v in zip(weights, values, strict=True)) / total if total else 0.0
+
+
+def _recalibrated(
+    values: Sequence[float], hits: Sequence[bool], weights: Sequence[float], chance: float, expected: float
+) -> float:
+    """A bid's expected score with its chance of being made replaced by ``chance``.
+
+    The score when the bid is made and when it is missed each keep their
+    mean over the worlds; only how often each happens changes. Without a
+    world of each kind there is nothing to reweigh, and ``expected`` stands.
+    """
+    hit_w = [w for w, h in zip(weights, hits, strict=True) if h]
+    miss_w = [w for w, h in zip(weights, hits, strict=True) if not h]
+    if not sum(hit_w) > 0 or not sum(miss_w) > 0:
+        return expected
+    hit = _weighted_mean([v for v, h in zip(values, hits, strict=True) if h], hit_w)
+    miss = _weighted_mean([v for v, h in zip(values, hits, strict=True) if not h], miss_w)
+    return chance * hit + (1.0 - chance) * miss
 
 
 def _survivors(values: list[list[float]], weights: list[float], active: list[int]) -> list[int]:

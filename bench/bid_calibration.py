@@ -1,0 +1,233 @@
+"""Fit the expert's bid calibration (``ohhell.bots.calibration``) by self-play.
+
+The expert judges a bid by how often greedy playouts make it; its real card
+play is a search, which makes some bids more often and others less. This
+script measures by how much and fits the small model that corrects it.
+
+``collect`` plays deals with the expert in every seat (calibration off, so
+the records hold the playouts' raw share). At each bid it writes the share
+of playouts that made the bid it chose, the bid, the hand size and, once the
+hand is over, whether the bid was made. With probability ``--explore`` a seat
+bids one of the expert's three best bids at random instead of the best, so
+the data covers bids next to the chosen one, which is what the correction
+must rank. Most deals are 4 players and 10 cards (the measured setting);
+the rest vary the table (3 to 6 players, 3 to 12 cards, common and pagat).
+
+``fit`` fits a logistic regression on ``calibration.FEATURES`` (Newton's
+method with a small ridge), reports the log-loss and the made rates by bid
+on the deals held out (every fifth), and writes ``data/bid_calibration.json``.
+
+    python bench/bid_calibration.py collect --deals 2500 --jobs 2 --out calib.jsonl
+    python bench/bid_calibration.py fit calib.jsonl --write
+
+Deterministic from ``--seed`` with fixed budgets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ohhell import PRESETS, Bid, Phase, Rules, apply, chance_action, new_game, observe, seats_to_ask
+from ohhell.bots.calibration import FEATURES, features
+from ohhell.bots.expert import ExpertBot
+
+WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "bid_calibration.json"
+
+
+def table(deal: int, seed: int) -> Rules:
+    """The rules of deal ``deal``: mostly the measured setting, else a varied one."""
+    pick = random.Random(f"calibration-table:{seed}:{deal}")
+    if deal % 5 < 3:
+        return PRESETS["common"].replace(players=4, hand_sizes=(10,), first_dealer=deal % 4, hook=False)
+    players = pick.choice((3, 4, 5, 6))
+    size = pick.randint(3, min(12, 51 // players))
+    preset = pick.choice(("common", "pagat"))
+    return PRESETS[preset].replace(
+        players=players, hand_sizes=(size,), first_dealer=deal % players, bid_changes=False
+    )
+
+
+def play(job: tuple[int, int, float, dict[str, Any]]) -> list[dict[str, Any]]:
+    """One deal of expert self-play; a record per seat's bid."""
+    deal, seed, explore, options = job
+    rules = table(deal, seed)
+    state = new_game(rules)
+    cards = random.Random(f"calibration-cards:{seed}:{deal}")
+    rngs = [random.Random(f"calibration-bot:{seed}:{deal}:{s}") for s in range(rules.players)]
+    bots = [ExpertBot(calibrate=False, **options) for _ in range(rules.players)]
+    records: dict[int, dict[str, Any]] = {}
+    while not state.is_over:
+        if state.is_chance:
+            apply(state, chance_action(state, cards))
+            continue
+        seat = seats_to_ask(state)[0]
+        obs = observe(state, seat)
+        if obs.phase is Phase.BID and len(obs.legal_actions) > 1:
+            ranked = [e for e in bots[seat].analyse(obs, rngs[seat]) if e.made is not None]
+            pick = ranked[0]
+            if rngs[seat].random() < explore:
+                # Among the bids still searched at the end (pruned ones saw fewer worlds).
+                full = [e for e in ranked[:3] if e.worlds == ranked[0].worlds]
+                pick = rngs[seat].choice(full)
+            assert isinstance(pick.action, Bid) and pick.made is not None
+            records[seat] = {
+                "deal": deal,
+                "players": rules.players,
+                "hand_size": obs.hand_size,
+                "position": (seat - obs.dealer - 1) % rules.players,
+                "bid": pick.action.bid,
+                "made_share": pick.made,
+                "worlds": pick.worlds,
+                "best": ranked[0].action == pick.action,
+            }
+            apply(state, pick.action)
+            continue
+        apply(state, bots[seat].choose(obs, rngs[seat]))
+    result = state.results[-1]
+    for seat, record in records.items():
+        record["made"] = result.tricks[seat] == record["bid"]
+    return list(records.values())
+
+
+def collect(args: argparse.Namespace) -> None:
+    options: dict[str, Any] = {"worlds": args.worlds, "simulations": args.simulations}
+    jobs = [(d, args.seed, args.explore, options) for d in range(args.first, args.first + args.deals)]
+    done = 0
+    with open(args.out, "a") as out, ProcessPoolExecutor(args.jobs) as pool:
+        for records in pool.map(play, jobs, chunksize=1):
+            for record in records:
+                out.write(json.dumps(record) + "\n")
+            done += 1
+            print(f"\r{done}/{len(jobs)} deals", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+
+def _fit(xs: list[list[float]], ys: list[bool], ridge: float) -> list[float]:
+    """Logistic regression by Newton's method (NumPy, a few features)."""
+    import numpy as np
+
+    x = np.array(xs)
+    y = np.array(ys, dtype=float)
+    w = np.zeros(x.shape[1])
+    w[1] = 1.0  # start from no correction: chance = the playouts' share
+    penalty = ridge * np.eye(x.shape[1])
+    penalty[0, 0] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        gradient = x.T @ (p - y) + penalty @ (w - _identity(x.shape[1]))
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + penalty
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if float(np.abs(step).max()) < 1e-9:
+            break
+    return [float(v) for v in w]
+
+
+def _identity(k: int) -> Any:
+    import numpy as np
+
+    w = np.zeros(k)
+    w[1] = 1.0
+    return w
+
+
+def _chance(w: list[float], f: list[float]) -> float:
+    return 1.0 / (1.0 + math.exp(-sum(a * b for a, b in zip(w, f, strict=True))))
+
+
+def _log_loss(ps: list[float], ys: list[bool]) -> float:
+    eps = 1e-6
+    return -sum(math.log(max(eps, p if y else 1 - p)) for p, y in zip(ps, ys, strict=True)) / len(ys)
+
+
+def fit(args: argparse.Namespace) -> None:
+    rows = []
+    for path in args.files:
+        with open(path) as lines:
+            rows += [json.loads(line) for line in lines if line.strip()]
+    xs = [features(r["made_share"], r["bid"], r["hand_size"], r["worlds"]) for r in rows]
+    ys = [bool(r["made"]) for r in rows]
+    held = [i for i, r in enumerate(rows) if r["deal"] % 5 == 4]
+    train = [i for i, r in enumerate(rows) if r["deal"] % 5 != 4]
+    w = _fit([xs[i] for i in train], [ys[i] for i in train], args.ridge)
+    raw = [min(max(rows[i]["made_share"], 1e-3), 1 - 1e-3) for i in held]
+    cal = [_chance(w, xs[i]) for i in held]
+    report: dict[str, Any] = {
+        "samples": len(rows),
+        "held_out": len(held),
+        "log_loss_raw": round(_log_loss(raw, [ys[i] for i in held]), 4),
+        "log_loss_calibrated": round(_log_loss(cal, [ys[i] for i in held]), 4),
+        "weights": dict(zip(FEATURES, (round(v, 4) for v in w), strict=True)),
+        "by_bid": {},
+    }
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in held:
+        groups[min(rows[i]["bid"], 6)].append(i)
+    for bid, idx in sorted(groups.items()):
+        report["by_bid"][f"{bid}+" if bid == 6 else str(bid)] = {
+            "n": len(idx),
+            "playouts": round(sum(rows[i]["made_share"] for i in idx) / len(idx), 3),
+            "calibrated": round(sum(_chance(w, xs[i]) for i in idx) / len(idx), 3),
+            "made": round(sum(ys[i] for i in idx) / len(idx), 3),
+        }
+    print(json.dumps(report, indent=2))
+    print(f"\n{'bid':>4} {'n':>5} {'playouts':>9} {'calibrated':>11} {'made':>6}", file=sys.stderr)
+    for bid, r in report["by_bid"].items():
+        print(
+            f"{bid:>4} {r['n']:>5} {r['playouts']:>9.3f} {r['calibrated']:>11.3f} {r['made']:>6.3f}",
+            file=sys.stderr,
+        )
+    print(
+        f"log-loss held out: {report['log_loss_raw']} raw, {report['log_loss_calibrated']} calibrated",
+        file=sys.stderr,
+    )
+    if args.write:
+        final = _fit(xs, ys, args.ridge)  # the shipped weights use every deal
+        WEIGHTS.write_text(
+            json.dumps(
+                {
+                    "features": list(FEATURES),
+                    "weights": [round(v, 6) for v in final],
+                    "samples": len(rows),
+                    "trained_by": "python bench/bid_calibration.py collect --deals 2500 --jobs 2 "
+                    "--out calib.jsonl && python bench/bid_calibration.py fit calib.jsonl --write",
+                },
+                indent=2,
+            )
+            + "\n"
+        )
+        print(f"wrote {WEIGHTS}", file=sys.stderr)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="play self-play deals and record each bid's playout share and outcome")
+    c.add_argument("--deals", type=int, default=2000)
+    c.add_argument("--first", type=int, default=0, help="the first deal's number")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--jobs", type=int, default=2)
+    c.add_argument("--explore", type=float, default=0.3)
+    c.add_argument("--worlds", type=int, default=80)
+    c.add_argument("--simulations", type=int, default=320)
+    c.add_argument("--out", required=True)
+    f = sub.add_parser("fit", help="fit the calibration on collected records")
+    f.add_argument("files", nargs="+")
+    f.add_argument("--ridge", type=float, default=1.0)
+    f.add_argument("--write", action="store_true", help="write src/ohhell/bots/data/bid_calibration.json")
+    args = parser.parse_args()
+    collect(args) if args.command == "collect" else fit(args)
+
+
+if __name__ == "__main__":
+    main()
