@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -17,12 +19,19 @@ pytest.importorskip("sqlalchemy")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
+from web_support import make_app
 
 from ohhell.rules import PRESETS
 from ohhell.scorekeeper import ScoreGame
 from ohhell.web.protocol import DEFAULT_PRESET
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(str(tmp_path / "t.db"))) as c:
+        yield c
 
 
 def test_play_now_and_keep_score_share_one_default(client: TestClient) -> None:

@@ -4,6 +4,8 @@ the form can say it next to that field (docs/web.md, "HTTP")."""
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,8 +16,15 @@ pytest.importorskip("sqlalchemy")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
+from web_support import make_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(str(tmp_path / "t.db"))) as c:
+        yield c
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ for anyone to join in one click; private tables never are (docs/web.md,
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,12 @@ with warnings.catch_warnings():
 from web_support import make_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(str(tmp_path / "t.db"))) as c:
+        yield c
 
 
 def make(client: TestClient, *, public: bool, name: str = "Ann", seats: list[str] | None = None) -> Any:

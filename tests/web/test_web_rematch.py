@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,12 @@ from web_support import connect, join, make_app, play_all
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 OPTIONS = {"hand-sizes": "2,1", "players": "4"}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(str(tmp_path / "t.db"))) as c:
+        yield c
 
 
 def finished(client: TestClient) -> dict[str, Any]:

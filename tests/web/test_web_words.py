@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ pytest.importorskip("sqlalchemy")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
-from web_support import connect, new_table
+from web_support import connect, make_app, new_table
 
 from ohhell.rules import PRESETS
 
@@ -30,6 +31,12 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "ohhell" / "web" / "static"
 RULE_ID = re.compile(r"\bR-[A-Z]{2,}")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(str(tmp_path / "t.db"))) as c:
+        yield c
 
 
 def without_comments(source: str) -> str:
