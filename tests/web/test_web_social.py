@@ -102,7 +102,10 @@ def test_chat_reactions_and_mutes(base: str, browser: Browser) -> None:
         ann = seated(contexts[0], base, table, tokens[0])
         bob = seated(contexts[1], base, table, tokens[1])
         zed = seated(contexts[2], base, table, None)  # a watcher
-        assert zed.locator("#chat-name").is_visible() and not bob.locator("#chat-name").is_visible()
+        # A watcher is asked for a name to chat under; a seated player is not. The
+        # box appears once the watcher's view has arrived, so wait for it.
+        zed.locator("#chat-name").wait_for(state="visible")
+        bob.locator("#chat-name").wait_for(state="hidden")
         assert bob.get_attribute("#chat-input", "maxlength") == "200"
 
         say(bob, "hello all")
@@ -174,7 +177,7 @@ def test_the_host_mutes_and_removes_a_player(base: str, browser: Browser) -> Non
         seat = ann.request.get(f"{base}/api/tables/{table}").json()["seats"][1]
         assert seat["kind"] == "bot" and seat["name"] != "Bob"
         bob.locator("#hand-box").wait_for(state="hidden")
-        assert bob.locator("#chat-name").is_visible()  # a watcher now
+        bob.locator("#chat-name").wait_for(state="visible")  # a watcher now
         say(bob, "still here")
         bob.locator("#error", has_text="removed you").wait_for()
     finally:
