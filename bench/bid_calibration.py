@@ -116,27 +116,21 @@ def _fit(xs: list[list[float]], ys: list[bool], ridge: float) -> list[float]:
 
     x = np.array(xs)
     y = np.array(ys, dtype=float)
-    w = np.zeros(x.shape[1])
-    w[1] = 1.0  # start from no correction: chance = the playouts' share
+    # Start from, and shrink towards, no correction: chance = the playouts' share.
+    identity = np.zeros(x.shape[1])
+    identity[1] = 1.0
+    w = identity.copy()
     penalty = ridge * np.eye(x.shape[1])
     penalty[0, 0] = 0.0
     for _ in range(50):
         p = 1.0 / (1.0 + np.exp(-(x @ w)))
-        gradient = x.T @ (p - y) + penalty @ (w - _identity(x.shape[1]))
+        gradient = x.T @ (p - y) + penalty @ (w - identity)
         hessian = (x * (p * (1 - p))[:, None]).T @ x + penalty
         step = np.linalg.solve(hessian, gradient)
         w -= step
         if float(np.abs(step).max()) < 1e-9:
             break
     return [float(v) for v in w]
-
-
-def _identity(k: int) -> Any:
-    import numpy as np
-
-    w = np.zeros(k)
-    w[1] = 1.0
-    return w
 
 
 def _chance(w: list[float], f: list[float]) -> float:
