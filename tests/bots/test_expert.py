@@ -98,3 +98,35 @@ def test_under_other_scoring_the_expert_values_its_own_score() -> None:
         apply(state, Play(seat, Card.parse(card)))
     found = hint(observe(state, 1), random.Random(4), seconds=0.02)
     assert found is not None and found.expected == 0  # R-SC-PAGAT: a miss scores 0
+
+
+def test_the_guessed_bid_of_the_last_bidder_obeys_the_hook() -> None:
+    # R-HOOK: when the expert values its bid, the dealer (still to bid) is
+    # guessed a bid it may make: never the one that totals the tricks.
+    from ohhell.bots.expert import guess_bids, unhook
+    from ohhell.bots.fastdeal import layout, suit_index
+
+    rules = PRESETS["pagat"].replace(hand_sizes=(3,), first_dealer=0)
+    assert rules.hook
+    state = new_game(rules)
+    apply(state, _deal(rules, ["AS KS QS", "2C 3C 4C", "2D 3D 4D", "2H 3H 4H"], "5S"))
+    apply(state, Bid(1, 0))
+    apply(state, Bid(2, 0))
+    obs = observe(state, 3)
+    lay = layout(rules)
+    masks = lay.masks([parse_cards(h) for h in ("AS KS QS", "2C 3C 4C", "2D 3D 4D", "2H 3H 4H")])
+    bids, ests = guess_bids(obs, lay, masks, suit_index(obs.trump))
+    assert bids[1:3] == [0, 0]  # the bids made stand
+    assert bids[0] == 3  # three top trumps: the dealer's hand is worth 3
+    for mine in range(4):
+        trial = list(bids)
+        trial[3] = mine
+        unhook(obs, trial, ests)
+        assert sum(trial) != 3, (mine, trial)
+        assert trial[0] == (2 if mine == 0 else 3)  # moved only when hooked, and down
+    # Once the last bidder has bid, its bid is never moved.
+    apply(state, Bid(3, 0))
+    apply(state, Bid(0, 2))
+    trial = [3, 0, 0, 0]  # a world's guess that would be hooked
+    unhook(observe(state, 1), trial, ests)
+    assert trial == [3, 0, 0, 0]

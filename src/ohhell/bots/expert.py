@@ -8,7 +8,8 @@ candidate, so differences between candidates are not noise between worlds.
 
 - Bids: the expected score of each legal bid under the actual scoring system,
   from the distribution of tricks it takes when it plays for that bid; later
-  bidders' bids are estimated from their sampled hands. With
+  bidders' bids are estimated from their sampled hands (the last bidder's
+  kept off the bid the hook forbids it). With
   ``calibrate=1`` the share of worlds that made a bid is corrected to how
   often the expert makes such bids in its own games (``calibration``).
 - Trump naming (R-TRUMP-BIDDER): each suit and no trump, doubling included.
@@ -39,6 +40,8 @@ from .. import (
     Phase,
     Play,
     Scoring,
+    bidding_order,
+    hook,
     sample_hands,
     score_hand,
 )
@@ -292,17 +295,6 @@ class ExpertBot:
             trick, gone = seen_slots(lay, obs, used)
             return masks, trick, full & ~gone
 
-        def guessed_bids(masks: list[int], trump: int) -> list[int]:
-            bids = []
-            for s in range(n):
-                known = obs.bids[s]
-                if known is not None:
-                    bids.append(known)
-                else:
-                    est = estimate_tricks(lay, masks[s], trump, n)
-                    bids.append(max(0, min(obs.hand_size, round(est))))
-            return bids
-
         def namer_and_trump(bids: Sequence[int], masks: list[int]) -> tuple[int | None, int]:
             if obs.trump_decided:
                 return obs.trump_namer, suit_index(obs.trump)
@@ -316,11 +308,14 @@ class ExpertBot:
             def eval_bids(hands: tuple[tuple[object, ...], ...], active: list[int]) -> list[float]:
                 masks, _, unseen = world_masks(hands)
                 trump = suit_index(obs.trump) if obs.trump_decided else -1
-                base = guessed_bids(masks, trump if obs.trump_decided else _longest_suit(lay, masks[me]))
+                base, ests = guess_bids(
+                    obs, lay, masks, trump if obs.trump_decided else _longest_suit(lay, masks[me])
+                )
                 out = []
                 for i in active:
                     bids = list(base)
                     bids[me] = candidates[i].bid  # type: ignore[union-attr]
+                    unhook(obs, bids, ests)
                     namer, t = namer_and_trump(bids, masks)
                     taken = playout(lay, list(masks), t, lead, [], [0] * n, bids, unseen, list(shown_voids))
                     hits[i].append(taken[me] == bids[me])
@@ -367,6 +362,33 @@ class ExpertBot:
             return out
 
         return eval_cards
+
+
+def guess_bids(
+    obs: Observation, lay: Layout, masks: Sequence[int], trump: int
+) -> tuple[list[int], list[float]]:
+    """Every seat's bid in a sampled world: the bids made, and for the seats
+    still to bid their hand's estimate rounded. The estimates come too (a made
+    bid is its own estimate)."""
+    bids, ests = [], []
+    for s, known in enumerate(obs.bids):
+        est = float(known) if known is not None else estimate_tricks(lay, masks[s], trump, obs.players)
+        bids.append(known if known is not None else max(0, min(obs.hand_size, round(est))))
+        ests.append(est)
+    return bids, ests
+
+
+def unhook(obs: Observation, bids: list[int], ests: Sequence[float]) -> None:
+    """Move the last bidder's guessed bid off the one the hook forbids it
+    (R-HOOK), to the side its hand's estimate leans; a bid it has made stays."""
+    last = bidding_order(obs.dealer, obs.players)[-1]
+    if last == obs.seat or obs.bids[last] is not None:
+        return
+    forbidden = hook(obs.rules, obs.hand_size, [None if s == last else b for s, b in enumerate(bids)])
+    if forbidden is None or bids[last] != forbidden:
+        return
+    down = forbidden == obs.hand_size or (forbidden > 0 and ests[last] <= forbidden)
+    bids[last] = forbidden - 1 if down else forbidden + 1
 
 
 def _weighted_mean(values: Sequence[float], weights: Sequence[float]) -> float:
@@ -425,4 +447,4 @@ def _longest_suit(lay: Layout, hand: int) -> int:
     return best
 
 
-__all__ = ["Bidding", "Evaluation", "ExpertBot", "estimate_tricks"]
+__all__ = ["Bidding", "Evaluation", "ExpertBot", "estimate_tricks", "guess_bids", "unhook"]
