@@ -1,13 +1,21 @@
 """The reference opponent: information-set Monte Carlo tree search.
 
-Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), as OpenSpiel's
-``ISMCTSBot`` plays it: each simulation deals a world consistent with the
-observation (``sample_world``: uniform over the deals the seat cannot tell
-apart), walks one tree whose edges are the actions of every seat, choosing
-by UCT among the actions legal in that world (each action's count of times
-it was available stands in for the parent's visits), adds one node, plays the
-hand out at random and credits each seat on the path with its own score for
-the hand. The most visited action at the root is played.
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): each
+simulation deals a world consistent with the observation (``sample_world``:
+uniform over the deals the seat cannot tell apart), walks one tree whose
+edges are the actions of every seat, choosing by UCT among the actions legal
+in that world (each action's count of times it was available stands in for
+the parent's visits), adds one node, plays the hand out at random and
+credits each seat on the path with its own score for the hand. The most
+visited action at the root is played.
+
+OpenSpiel's ``ISMCTSBot`` on its ``oh_hell`` differs in two ways. It keys a
+node by the information state of the seat to act, so another seat's node
+depends on the cards that seat holds in the world and is mostly new: its
+other seats play much as its random rollout does. And its worlds may give a
+seat a suit it has shown it lacks (the game's resampler ignores voids). A
+version of this bot keyed OpenSpiel's way measured no closer to OpenSpiel's
+(docs/performance.md), so the nodes here stay shared by every world.
 
 It plays every rule set (the core's ``legal_actions`` and ``apply`` run the
 simulations), and its budget is a number of simulations, so its decisions
