@@ -46,7 +46,7 @@ def table(deal: int, seed: int) -> Rules:
     """The rules of deal ``deal``: mostly the measured setting, else a varied one."""
     pick = random.Random(f"calibration-table:{seed}:{deal}")
     if deal % 5 < 3:
-        return PRESETS["common"].replace(players=4, hand_sizes=(10,), first_dealer=deal % 4, hook=False)
+        return PRESETS["common"].replace(players=4, hand_sizes=(10,), first_dealer=deal % 4)
     players = pick.choice((3, 4, 5, 6))
     size = pick.randint(3, min(12, 51 // players))
     preset = pick.choice(("common", "pagat"))

@@ -89,9 +89,9 @@ def bench_sample_world(rules: Rules, count: int, seed: int) -> dict[str, float]:
     return {"sample_world_per_s": count / elapsed, "sample_world_us": elapsed / count * 1e6}
 
 
-# OpenSpiel's oh_hell is our ``common`` preset narrowed to one hand without the
-# hook (see bench/openspiel_bridge.py), so both sides play the same game.
-VERSUS_RULES = PRESETS["common"].replace(hand_sizes=(10,), first_dealer=0, hook=False)
+# OpenSpiel's oh_hell is our ``common`` preset narrowed to one hand, the hook
+# included (see bench/openspiel_bridge.py), so both sides play the same game.
+VERSUS_RULES = PRESETS["common"].replace(hand_sizes=(10,), first_dealer=0)
 VERSUS_PARAMS = {"players": 4, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 10}
 
 

@@ -2,9 +2,10 @@
 
 OpenSpiel (``pip install open-spiel``, the ``bench`` extra; benchmarks only)
 has a one-hand Oh Hell: chance picks the dealer and deals, a card is turned
-for trump, bidding starts left of the dealer, there is no hook, and a seat
-scores 1 a trick plus 10 for an exact bid. That is our ``common`` preset
-narrowed to one hand (``RULES`` below). Each deal is played in pyspiel; our
+for trump, bidding starts left of the dealer, the dealer may not bid so
+that the bids total the tricks (the hook), and a seat scores 1 a trick plus
+10 for an exact bid. That is our ``common`` preset narrowed to one hand
+(``rules`` below). Each deal is played in pyspiel; our
 engine follows it action by action, and a seat of ours is asked with
 ``observe(engine, seat)`` only, never the hidden state. The engine's scores
 are checked against pyspiel's returns after every deal.
@@ -32,7 +33,7 @@ SUITS = "CDSH"  # OpenSpiel's suit order: card id = rank index * 4 + suit index
 
 def rules(size: int = 10, dealer: int = 0) -> Rules:
     """Our rules for OpenSpiel's game: ``common`` narrowed to one hand."""
-    return PRESETS["common"].replace(hand_sizes=(size,), first_dealer=dealer, hook=False)
+    return PRESETS["common"].replace(hand_sizes=(size,), first_dealer=dealer)
 
 
 def load_game(size: int = 10) -> Any:
@@ -169,6 +170,10 @@ def play_deal(
         else:
             code = bot.step(spiel)
         times[seat].append(time.perf_counter() - t0)
+        # pyspiel applies an illegal action without a word: check it here, so
+        # the two games can never drift apart (as a hook-free engine once did).
+        if code not in spiel.legal_actions():
+            raise RuntimeError(f"seat {seat} chose {code}, which OpenSpiel's oh_hell does not allow here")
         spiel.apply_action(code)
         apply(engine, Bid(seat, code - 52) if code >= 52 else Play(seat, card_of(code)))
     result = engine.results[-1]
