@@ -141,11 +141,20 @@ def cards_in(value: Any) -> list[str]:
     return _cards_in_string("\x00".join(texts))  # NUL: never part of a card
 
 
+OPAQUE = re.compile(r'"(?:table|token|edit_token|id)"\s*:\s*"[A-Za-z0-9_-]*"')
+"""Identifiers the server makes up at random (url-safe base64): a table's id,
+a seat's token. They hold no game text, but one may happen to read like a
+card (``"Td_zU_W_pHZB"`` starts with the ten of diamonds), so they are not
+scanned."""
+
+
 def cards_in_message(text: str) -> list[str]:
     """``cards_in`` of a JSON message, read from its text. Outside strings JSON
     has only punctuation, numbers and true/false/null, none of which looks
     like a card; an escape sequence (``\\n5H``) could hide one, so a message
-    with a backslash is parsed and walked instead."""
+    with a backslash is parsed and walked instead. Random identifiers
+    (``OPAQUE``) are left out."""
+    text = OPAQUE.sub('"":""', text)
     if "\\" in text:
         return cards_in(json.loads(text))
     return _cards_in_string(text)
@@ -977,3 +986,8 @@ def test_cards_in_finds_every_card_token() -> None:
     assert set(cards_in_message(json.dumps(message))) == {"QS", "10H", "9C", "KS", "2D"}
     assert set(cards_in_message(dumps(message))) == {"QS", "10H", "9C", "KS", "2D"}
     assert cards_in_message(dumps({"version": 10, "bids": [2, 3], "s": "AS10H"})) == []
+    # A random table id that happens to start like a card is not a card; the
+    # same text anywhere else is.
+    assert cards_in_message(dumps({"table": "Td_zU_W_pHZB", "rematch": {"table": "x-9S"}})) == []
+    assert cards_in_message(dumps({"say": "Td_zU"})) == ["10D"]
+    assert cards_in_message(json.dumps({"table": "Td_zU", "token": "9S-x"})) == []
