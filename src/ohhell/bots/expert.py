@@ -199,13 +199,7 @@ class ExpertBot:
         weigh = self._bid_likelihood(obs, lay) if self.inference else None
         budget, pool = self._budget()
         search = CardSearch(
-            obs,
-            rng,
-            weigh,
-            pool=pool,
-            c=self.c,
-            others_greedy=self.others_greedy,
-            noise=self.noise,
+            obs, rng, weigh, pool=pool, c=self.c, others_greedy=self.others_greedy, noise=self.noise
         )
         if budget is not None:
             search.run(simulations=budget)
