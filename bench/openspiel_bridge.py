@@ -52,7 +52,7 @@ def action_of(card: Card) -> int:
     return (int(card.rank) - 2) * 4 + SUITS.index(str(card)[-1])
 
 
-def _hands_and_trump(state: Any) -> tuple[list[list[Card]], Card]:
+def hands_and_trump(state: Any) -> tuple[list[list[Card]], Card]:
     """Every hand and the turned card, read from pyspiel's text of the state."""
     hands: dict[int, list[Card]] = {}
     current: int | None = None
@@ -141,7 +141,7 @@ def play_deal(
     while spiel.is_chance_node():
         outcomes = [a for a, _ in spiel.chance_outcomes()]
         spiel.apply_action(chance.choice(outcomes))
-    hands, turned = _hands_and_trump(spiel)
+    hands, turned = hands_and_trump(spiel)
     dealer = (spiel.current_player() - 1) % PLAYERS
     engine = new_game(rules(size, dealer))
     apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
