@@ -26,6 +26,7 @@ import pyspiel
 from ohhell import Bid, Card, Deal, Play, apply, new_game, observe
 from ohhell.bots import get_bot
 from ohhell.rules import PRESETS, Rules
+from strength import option_value
 
 PLAYERS = 4
 SUITS = "CDSH"  # OpenSpiel's suit order: card id = rank index * 4 + suit index
@@ -106,7 +107,7 @@ class Ours:
         kwargs: dict[str, Any] = {}
         for item in filter(None, options.split(",")):
             key, _, value = item.partition("=")
-            kwargs[key] = float(value) if "." in value else int(value)
+            kwargs[key] = option_value(value)
         self.bot = get_bot(level, **kwargs)
 
 

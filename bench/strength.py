@@ -58,15 +58,22 @@ class Game:
     seats: list[Seat]
 
 
+def option_value(text: str) -> int | float | str:
+    """A bot option's value from the command line: a number if it reads as one."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def make_bot(spec: str) -> Any:
     level, _, options = spec.partition(":")
     kwargs: dict[str, Any] = {}
     for item in filter(None, options.split(",")):
         key, _, value = item.partition("=")
-        try:
-            kwargs[key] = int(value)
-        except ValueError:
-            kwargs[key] = float(value)
+        kwargs[key] = option_value(value)
     return get_bot(level, **kwargs)
 
 

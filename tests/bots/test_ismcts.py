@@ -22,17 +22,19 @@ def _deal(rules_options: dict[str, str], hands: list[str], turned: str) -> objec
     return state
 
 
-def test_decisions_are_reproducible_from_the_seed() -> None:
+@pytest.mark.parametrize("nodes", ["shared", "seat"])
+def test_decisions_are_reproducible_from_the_seed(nodes: str) -> None:
     rules = make_rules("pagat", {"hand-sizes": "4,3"})
     finals = []
     for _ in range(2):
-        bots = [get_bot("ismcts", simulations=30) for _ in range(rules.players)]
+        bots = [get_bot("ismcts", simulations=30, nodes=nodes) for _ in range(rules.players)]
         state = play_match(rules, bots, random.Random(11))
         finals.append([str(a) for a in state.log])
     assert finals[0] == finals[1]
 
 
-def test_it_bids_and_plays_for_a_sure_contract() -> None:
+@pytest.mark.parametrize("nodes", ["shared", "seat"])
+def test_it_bids_and_plays_for_a_sure_contract(nodes: str) -> None:
     # R-SC-TRICKS-BONUS: holding the two top trumps in a 2-card hand, bid 2
     # and take both tricks; the other seats can do nothing about it.
     state = _deal(
@@ -40,7 +42,7 @@ def test_it_bids_and_plays_for_a_sure_contract() -> None:
         ["AS KS", "2H 3H", "4H 5H", "6H 7H"],
         "2S",
     )
-    bot = get_bot("ismcts", simulations=300)
+    bot = get_bot("ismcts", simulations=300, nodes=nodes)
     rng = random.Random(3)
     assert bot.choose(observe(state, 0), rng) == Bid(0, 2)  # type: ignore[arg-type]
 
@@ -48,6 +50,11 @@ def test_it_bids_and_plays_for_a_sure_contract() -> None:
 def test_it_refuses_a_budget_of_nothing() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         get_bot("ismcts", simulations=0)
+
+
+def test_it_refuses_an_unknown_way_of_keying_nodes() -> None:
+    with pytest.raises(ValueError, match="'shared' or 'seat'"):
+        get_bot("ismcts", nodes="world")
 
 
 def test_a_single_legal_action_is_taken_without_search() -> None:

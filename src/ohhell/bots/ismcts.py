@@ -9,13 +9,15 @@ the parent's visits), adds one node, plays the hand out at random and
 credits each seat on the path with its own score for the hand. The most
 visited action at the root is played.
 
-OpenSpiel's ``ISMCTSBot`` on its ``oh_hell`` differs in two ways. It keys a
-node by the information state of the seat to act, so another seat's node
-depends on the cards that seat holds in the world and is mostly new: its
-other seats play much as its random rollout does. And its worlds may give a
-seat a suit it has shown it lacks (the game's resampler ignores voids). A
-version of this bot keyed OpenSpiel's way measured no closer to OpenSpiel's
-(docs/performance.md), so the nodes here stay shared by every world.
+OpenSpiel's ``ISMCTSBot`` keys a node by the information state of the seat
+to act instead: the cards that seat holds in the world and the actions so
+far. Another seat's node then depends on its cards and is mostly new, so
+the others play much as the random rollout does. ``nodes="seat"`` builds
+the tree that way (OpenSpiel's search with a fair world sampler); the
+default ``nodes="shared"`` keeps one node for every world. OpenSpiel's own
+``oh_hell`` also draws its worlds unfairly (bench/openspiel_resampler.py):
+the other hands always hold exactly the cards they really hold, so its
+ISMCTS knows which cards are undealt. Ours never does.
 
 It plays every rule set (the core's ``legal_actions`` and ``apply`` run the
 simulations), and its budget is a number of simulations, so its decisions
@@ -66,21 +68,29 @@ def _choices(state: GameState) -> tuple[int, list[Action]]:
 
 
 class IsmctsBot:
-    """ISMCTS with random rollouts; ``simulations`` per decision, UCT constant ``c``."""
+    """ISMCTS with random rollouts; ``simulations`` per decision, UCT constant ``c``,
+    ``nodes`` ``"shared"`` (one tree for every world) or ``"seat"`` (a node per
+    information state of the seat to act, as OpenSpiel keys them)."""
 
-    def __init__(self, name: str = "ismcts", simulations: int = 1000, c: float = 2.0) -> None:
+    def __init__(
+        self, name: str = "ismcts", simulations: int = 1000, c: float = 2.0, nodes: str = "shared"
+    ) -> None:
         if simulations < 1:
             raise ValueError(f"simulations must be at least 1, not {simulations}")
+        if nodes not in ("shared", "seat"):
+            raise ValueError(f"nodes must be 'shared' or 'seat', not {nodes!r}")
         self.name = name
         self.simulations = simulations
         self.c = c
+        self.nodes = nodes
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal_actions) == 1:
             return obs.legal_actions[0]
         root = _Node()
+        table: dict[tuple[object, ...], _Node] | None = {} if self.nodes == "seat" else None
         for _ in range(self.simulations):
-            self._simulate(root, sample_world(obs, rng), rng)
+            self._simulate(root, sample_world(obs, rng), rng, table)
         legal = set(obs.legal_actions)
         ranked = [
             (e.visits, e.total / e.visits if e.visits else 0.0, a)
@@ -91,12 +101,23 @@ class IsmctsBot:
             return obs.legal_actions[0]
         return max(ranked, key=lambda r: (r[0], r[1]))[2]
 
-    def _simulate(self, root: _Node, state: GameState, rng: random.Random) -> None:
+    def _simulate(
+        self, root: _Node, state: GameState, rng: random.Random, table: dict[tuple[object, ...], _Node] | None
+    ) -> None:
         hand = state.hand_number
         path: list[tuple[_Edge, int]] = []
         node: _Node | None = root
+        history: list[Action] = []
         while node is not None and _in_hand(state, hand):
             seat, actions = _choices(state)
+            if table is not None and history:
+                # The seat's information state: its cards and what was done since the root
+                # (the same for every world, as the root is the one observation searched).
+                key = (seat, tuple(sorted(state.hands[seat])), tuple(history))
+                node = table.get(key)
+                if node is None:
+                    table[key] = _Node()
+                    break  # a new node: leave the tree and roll out from here
             for a in actions:
                 edge = node.edges.get(a)
                 if edge is None:
@@ -106,15 +127,19 @@ class IsmctsBot:
             if untried:
                 action = rng.choice(untried)
                 edge = node.edges[action]
-                edge.child = _Node()
                 apply(state, action)
                 path.append((edge, seat))
-                break
+                if table is None:
+                    edge.child = _Node()
+                    break
+                history.append(action)
+                continue  # the next node is looked up by its information state
             action = max(actions, key=lambda a: self._uct(node.edges[a]))  # type: ignore[union-attr]
             edge = node.edges[action]
             apply(state, action)
             path.append((edge, seat))
-            node = edge.child
+            history.append(action)
+            node = edge.child if table is None else node
         while _in_hand(state, hand):  # the rollout: everyone plays at random
             _, actions = _choices(state)
             apply(state, rng.choice(actions))
