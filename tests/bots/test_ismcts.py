@@ -63,3 +63,22 @@ def test_a_single_legal_action_is_taken_without_search() -> None:
         apply(state, Bid(seat, bid))  # type: ignore[arg-type]
     obs = observe(state, 0)  # type: ignore[arg-type]
     assert get_bot("ismcts", simulations=1).choose(obs, random.Random(0)) == Play(0, parse_cards("AS")[0])
+
+
+def test_a_seat_node_never_depends_on_a_bid_still_sealed() -> None:
+    # R-BID-SIMULTANEOUS: with nodes=seat a node is what the seat to act knows,
+    # so another seat's sealed bid must not tell two of its nodes apart, while
+    # its own cards must.
+    from ohhell.bots.ismcts import _information_state
+
+    options = {"bidding": "simultaneous", "hook": "no", "bid-changes": "no", "hand-sizes": "2"}
+    options["first-dealer"] = "3"
+    keys = []
+    for first_bid in (0, 2):
+        state = _deal(options, ["AS KS", "2H 3H", "4H 5H", "6H 7H"], "2S")
+        apply(state, Bid(0, first_bid))  # type: ignore[arg-type]
+        keys.append(_information_state(state, 1, [Bid(0, first_bid)]))  # type: ignore[arg-type]
+    assert keys[0] == keys[1]
+    other = _deal(options, ["AS KS", "2H 4H", "3H 5H", "6H 7H"], "2S")
+    apply(other, Bid(0, 0))  # type: ignore[arg-type]
+    assert _information_state(other, 1, [Bid(0, 0)]) != keys[0]  # type: ignore[arg-type]

@@ -34,12 +34,14 @@ from dataclasses import dataclass, field
 
 from .. import (
     Action,
+    Bid,
     ChangeBid,
     GameState,
     Observation,
     Phase,
     apply,
     legal_actions,
+    observe,
     sample_world,
     seats_to_ask,
 )
@@ -60,6 +62,15 @@ class _Node:
 
 def _in_hand(state: GameState, hand: int) -> bool:
     return state.hand_number == hand and state.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY)
+
+
+def _information_state(state: GameState, seat: int, history: list[Action]) -> tuple[object, ...]:
+    """What ``seat`` knows in ``state``: the cards it can see (its own; in
+    Devil's Bridge everyone else's), the bids it can see (sealed ones hidden)
+    and the other actions since the root, which every world shares."""
+    obs = observe(state, seat)
+    hands = tuple(None if h is None else tuple(sorted(h)) for h in obs.hands)  # a hand is a set
+    return (seat, hands, obs.bids, tuple(a for a in history if not isinstance(a, Bid)))
 
 
 def _choices(state: GameState) -> tuple[int, list[Action]]:
@@ -111,10 +122,7 @@ class IsmctsBot:
         while node is not None and _in_hand(state, hand):
             seat, actions = _choices(state)
             if table is not None and history:
-                # The seat's information state: its cards and what was done since the root
-                # (the same for every world, as the root is the one observation searched).
-                key = (seat, tuple(sorted(state.hands[seat])), tuple(history))
-                node = table.get(key)
+                node = table.get(key := _information_state(state, seat, history))
                 if node is None:
                     table[key] = _Node()
                     break  # a new node: leave the tree and roll out from here
