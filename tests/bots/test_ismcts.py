@@ -47,6 +47,19 @@ def test_it_bids_and_plays_for_a_sure_contract(nodes: str) -> None:
     assert bot.choose(observe(state, 0), rng) == Bid(0, 2)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("nodes", ["shared", "seat"])
+def test_under_sealed_bids_it_searches_its_own_bid(nodes: str) -> None:
+    # R-BID-SIMULTANEOUS: the worlds leave the others' sealed bids unmade, so
+    # several seats are still to bid in them; the search must start from the
+    # asking seat's own bid. Seat 1 holds the two top trumps of a 2-card hand.
+    options = {"bidding": "simultaneous", "hook": "no", "bid-changes": "no", "hand-sizes": "2"}
+    options["first-dealer"] = "3"
+    state = _deal(options, ["2H 3H", "AS KS", "4H 5H", "6H 7H"], "2S")
+    apply(state, Bid(0, 0))  # type: ignore[arg-type]
+    bot = get_bot("ismcts", simulations=300, nodes=nodes)
+    assert bot.choose(observe(state, 1), random.Random(3)) == Bid(1, 2)  # type: ignore[arg-type]
+
+
 def test_it_refuses_a_budget_of_nothing() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         get_bot("ismcts", simulations=0)

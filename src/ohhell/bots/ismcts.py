@@ -67,14 +67,20 @@ def _in_hand(state: GameState, hand: int) -> bool:
 def _information_state(state: GameState, seat: int, history: list[Action]) -> tuple[object, ...]:
     """What ``seat`` knows in ``state``: the cards it can see (its own; in
     Devil's Bridge everyone else's), the bids it can see (sealed ones hidden)
-    and the other actions since the root, which every world shares."""
+    and the other actions since the root, which every world shares. (A blind
+    Devil's Bridge play shows no card here; those plays are forced, so no
+    decision follows that the missing card could tell apart.)"""
     obs = observe(state, seat)
     hands = tuple(None if h is None else tuple(sorted(h)) for h in obs.hands)  # a hand is a set
     return (seat, hands, obs.bids, tuple(a for a in history if not isinstance(a, Bid)))
 
 
-def _choices(state: GameState) -> tuple[int, list[Action]]:
-    seat = seats_to_ask(state)[0]
+def _choices(state: GameState, me: int | None = None) -> tuple[int, list[Action]]:
+    """The seat to decide and its actions. Under sealed bids several seats are
+    asked at once and their order does not matter, so ``me`` (the searching
+    seat) goes first: the root's edges must be its own bids."""
+    asked = seats_to_ask(state)
+    seat = me if me is not None and me in asked else asked[0]
     return seat, [a for a in legal_actions(state, seat) if not isinstance(a, ChangeBid)]
 
 
@@ -101,26 +107,31 @@ class IsmctsBot:
         root = _Node()
         table: dict[tuple[object, ...], _Node] | None = {} if self.nodes == "seat" else None
         for _ in range(self.simulations):
-            self._simulate(root, sample_world(obs, rng), rng, table)
+            self._simulate(root, sample_world(obs, rng), rng, table, obs.seat)
         legal = set(obs.legal_actions)
         ranked = [
             (e.visits, e.total / e.visits if e.visits else 0.0, a)
             for a, e in root.edges.items()
             if a in legal
         ]
-        if not ranked:  # pragma: no cover - every simulation starts at the root
+        if not ranked:  # pragma: no cover - every simulation starts with the searching seat's own action
             return obs.legal_actions[0]
         return max(ranked, key=lambda r: (r[0], r[1]))[2]
 
     def _simulate(
-        self, root: _Node, state: GameState, rng: random.Random, table: dict[tuple[object, ...], _Node] | None
+        self,
+        root: _Node,
+        state: GameState,
+        rng: random.Random,
+        table: dict[tuple[object, ...], _Node] | None,
+        me: int | None,
     ) -> None:
         hand = state.hand_number
         path: list[tuple[_Edge, int]] = []
         node: _Node | None = root
         history: list[Action] = []
         while node is not None and _in_hand(state, hand):
-            seat, actions = _choices(state)
+            seat, actions = _choices(state, me)
             if table is not None and history:
                 node = table.get(key := _information_state(state, seat, history))
                 if node is None:
