@@ -99,8 +99,10 @@ def _count(state: Any, worlds: int, rng: random.Random, counts: dict[str, float]
     played = len(_players_of_plays(state))
     unseen = 52 - 1 - len(real[seat]) - played  # the turned card is seen by all
     counts["positions"] += 1
-    # How often a fair draw (ignoring voids, which only makes it likelier)
-    # would give the other hands exactly their real cards.
+    # How often a fair draw that ignores voids would give the other hands
+    # exactly their real cards (one that respects them does so a little more
+    # often, so this is a lower bound). Nearly all of it comes from the last
+    # tricks, where few cards are left unseen.
     counts["same_cards_if_fair"] += worlds / math.comb(unseen, len(others))
     for _ in range(worlds):
         sampler = pyspiel.UniformProbabilitySampler(rng.randrange(1 << 30), 0.0, 1.0)
@@ -138,9 +140,9 @@ def main() -> None:
         print(json.dumps(out, indent=2))
     print(f"OpenSpiel {out['open_spiel']} {out['setting']}: {int(counts['positions'])} positions, {n} worlds")
     print(f"{'worlds whose other hands hold exactly the real cards':<56}{out['same_cards_share']:>8.1%}")
-    print(f"{'worlds giving a seat a suit it has shown it lacks':<56}{out['void_broken_share']:>8.1%}")
-    print(f"{'worlds keeping the seat own hand':<56}{counts['own_kept'] / n:>8.1%}")
     print(f"{'the same, expected of a fair draw':<56}{out['same_cards_if_fair_share']:>8.1%}")
+    print(f"{'worlds giving a seat a suit it has shown it lacks':<56}{out['void_broken_share']:>8.1%}")
+    print(f"{'worlds keeping the seat its own hand':<56}{counts['own_kept'] / n:>8.1%}")
 
 
 if __name__ == "__main__":
