@@ -38,35 +38,14 @@ from typing import Any
 
 import pyspiel
 
-from ohhell import Card
-from openspiel_bridge import PLAYERS, action_of, card_of, hands_and_trump, load_game
-
-
-def voids_shown(spiel: Any) -> list[set[str]]:
-    """The suits each seat has shown it lacks, from the cards played so far."""
-    voids: list[set[str]] = [set() for _ in range(PLAYERS)]
-    trick: list[tuple[int, Card]] = []
-    seat_of_play = _players_of_plays(spiel)
-    for seat, code in seat_of_play:
-        card = card_of(code)
-        if trick and card.suit is not trick[0][1].suit:
-            voids[seat].add(str(trick[0][1].suit))
-        trick.append((seat, card))
-        if len(trick) == PLAYERS:
-            trick = []
-    return voids
-
-
-def _players_of_plays(spiel: Any) -> list[tuple[int, int]]:
-    """(seat, card action) of every card played, in order (cards are actions < 52)."""
-    out = []
-    for item in spiel.full_history():
-        if item.player >= 0 and item.action < 52:
-            out.append((item.player, item.action))
-    return out
+from ohhell import Bid, Deal, Observation, Play, apply, new_game, observe
+from ohhell.view import unseen_cards
+from openspiel_bridge import PLAYERS, action_of, card_of, hands_and_trump, load_game, rules
 
 
 def check(deals: int, worlds: int, every: int, seed: int) -> dict[str, Any]:
+    """Random deals in pyspiel, our engine following each one action by action
+    (as the bridge does), so what a seat has seen is read from ``observe``."""
     game = load_game(10)
     rng = random.Random(seed)
     counts: dict[str, float] = {
@@ -79,31 +58,33 @@ def check(deals: int, worlds: int, every: int, seed: int) -> dict[str, Any]:
     }
     for _ in range(deals):
         state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        hands, turned = hands_and_trump(state)
+        engine = new_game(rules(10, (state.current_player() - 1) % PLAYERS))
+        apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
         step = 0
         while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-                continue
+            seat = state.current_player()
             if step % every == 0:
-                _count(state, worlds, rng, counts)
+                _count(state, observe(engine, seat), worlds, rng, counts)
             step += 1
-            state.apply_action(rng.choice(state.legal_actions()))
+            code = rng.choice(state.legal_actions())
+            state.apply_action(code)
+            apply(engine, Bid(seat, code - 52) if code >= 52 else Play(seat, card_of(code)))
     return counts
 
 
-def _count(state: Any, worlds: int, rng: random.Random, counts: dict[str, float]) -> None:
+def _count(state: Any, obs: Observation, worlds: int, rng: random.Random, counts: dict[str, float]) -> None:
     seat = state.current_player()
     real, _ = hands_and_trump(state)
     others = {action_of(c) for s in range(PLAYERS) if s != seat for c in real[s]}
-    voids = voids_shown(state)
-    played = len(_players_of_plays(state))
-    unseen = 52 - 1 - len(real[seat]) - played  # the turned card is seen by all
     counts["positions"] += 1
     # How often a fair draw that ignores voids would give the other hands
     # exactly their real cards (one that respects them does so a little more
     # often, so this is a lower bound). Nearly all of it comes from the last
     # tricks, where few cards are left unseen.
-    counts["same_cards_if_fair"] += worlds / math.comb(unseen, len(others))
+    counts["same_cards_if_fair"] += worlds / math.comb(len(unseen_cards(obs)), len(others))
     for _ in range(worlds):
         sampler = pyspiel.UniformProbabilitySampler(rng.randrange(1 << 30), 0.0, 1.0)
         hands, _ = hands_and_trump(state.resample_from_infostate(seat, sampler))
@@ -112,7 +93,7 @@ def _count(state: Any, worlds: int, rng: random.Random, counts: dict[str, float]
         counts["same_cards"] += dealt == others
         counts["own_kept"] += sorted(map(action_of, hands[seat])) == sorted(map(action_of, real[seat]))
         counts["void_broken"] += any(
-            str(c.suit) in voids[s] for s in range(PLAYERS) if s != seat for c in hands[s]
+            c.suit in obs.voids[s] for s in range(PLAYERS) if s != seat for c in hands[s]
         )
 
 
