@@ -50,7 +50,7 @@ def test_bids_report_the_playouts_share_and_cards_report_none() -> None:
 
 def test_with_an_identity_correction_the_values_are_the_raw_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     obs = _first_bid_observation(5)
-    raw = ExpertBot(worlds=40, calibrate=False).analyse(obs, random.Random(1))
+    raw = ExpertBot(worlds=40, calibrate=False, bid_search=False).analyse(obs, random.Random(1))
     monkeypatch.setattr(expert_module, "made_chance", lambda made, bid, hand_size, n: made)
     same = ExpertBot(worlds=40, calibrate=True).analyse(obs, random.Random(1))
     assert [(e.action, round(e.expected, 9)) for e in raw] == [(e.action, round(e.expected, 9)) for e in same]

@@ -126,3 +126,46 @@ def test_the_card_search_deals_every_consistent_world_equally_often() -> None:
         expected = SAMPLES / len(allowed)
         chi2 = sum((seen[d] - expected) ** 2 / expected for d in allowed)
         assert chi2 < chi_square_limit(len(allowed) - 1), (number, len(allowed), chi2)
+
+
+# --- Bids by the search (``BidSearch``) ---
+
+
+def _bid_position(hands: list[str], turned: str, bids: tuple[int, ...] = ()) -> GameState:
+    rules = PRESETS["pagat"].replace(hand_sizes=(len(hands[0].split()),), first_dealer=0)
+    state = new_game(rules)
+    apply(state, Deal(tuple(tuple(parse_cards(h)) for h in hands), Card.parse(turned)))
+    for k, bid in enumerate(bids):
+        apply(state, Bid((1 + k) % 4, bid))
+    return state
+
+
+def test_the_bid_search_bids_what_a_sure_hand_takes() -> None:
+    # R-BID-RANGE: three top trumps in a 3-card hand take every trick; three
+    # low cards of a suit led by nobody's need take none.
+    strong = _bid_position(["2C 3C 4C", "AS KS QS", "2D 3D 4D", "2H 3H 4H"], "5S")
+    weak = _bid_position(["AS KS QS", "2C 3C 4C", "2D 3D 4D", "AH KH QH"], "5S")
+    bot = get_bot("expert", worlds=20, bid_search=1)
+    assert bot.choose(observe(strong, 1), random.Random(1)) == Bid(1, 3)
+    assert bot.choose(observe(weak, 1), random.Random(1)) == Bid(1, 0)
+
+
+def test_the_bid_search_offers_only_bids_the_hook_allows() -> None:
+    # R-HOOK: after 1, 1 and 0 the dealer of a 3-card hand may not bid 1, so
+    # the search ranks every other bid and never that one, even holding one
+    # sure trick.
+    state = _bid_position(["AS 2C 3C", "KH QH 2H", "KD QD 2D", "4C 5C 6C"], "5S", (1, 1, 0))
+    obs = observe(state, 0)
+    assert Bid(0, 1) not in obs.legal_actions
+    ranked = get_bot("expert", worlds=20, bid_search=1).analyse(obs, random.Random(2))
+    assert {e.action for e in ranked} == set(obs.legal_actions)
+    assert all(e.made is not None and 0.0 <= e.made <= 1.0 for e in ranked)
+
+
+def test_the_bid_search_is_reproducible_from_its_seed() -> None:
+    state = _bid_position(["2C 3C 4C KD", "AS 9H QS 5D", "2D 3D 4D 6H", "2H 3H 4H 9C"], "5S")
+    bot = get_bot("expert", bid_simulations=200, worlds=10, bid_search=1)
+    first = bot.analyse(observe(state, 1), random.Random(5))
+    again = bot.analyse(observe(state, 1), random.Random(5))
+    assert first == again
+    assert sum(e.worlds for e in first) == 200  # every simulation went to one bid

@@ -207,6 +207,14 @@ class CardSearch:
         self.cum.append(self.cum[-1] + weight)
 
     def _simulate(self, index: int) -> None:
+        self._play(index, self.root, self.bids, [])
+
+    def _play(
+        self, index: int, node: dict[int, _Edge], bids: Sequence[int], path: list[tuple[_Edge, int]]
+    ) -> list[int]:
+        """One simulation in world ``index`` from ``node`` (the first card of
+        the hand or of the decision), every seat chasing ``bids``; ``path``
+        holds the edges above it, each credited with its seat's score."""
         lay = self.lay
         n = self.n
         trump = self.trump
@@ -220,12 +228,9 @@ class CardSearch:
         voids = list(self.voids0)
         leader = self.leader0
         seat = (leader + len(trick)) % n
-        node = self.root
-        path: list[tuple[_Edge, int]] = []
         c = self.c * (self.hi - self.lo) if self.hi > self.lo else 1.0
         me = self.me
         others_greedy = self.others_greedy
-        bids = self.bids
         finished = False
         while True:
             hand = hands[seat]
@@ -289,6 +294,7 @@ class CardSearch:
             edge[_VISITS] += 1
             edge[_TOTAL] += utility[s]
         self.simulations += 1
+        return taken
 
     def _select(self, node: dict[int, _Edge], legal: int, c: float) -> tuple[int, _Edge, bool]:
         """UCT among the cards of ``legal`` (an untried one first, at random);
@@ -338,6 +344,81 @@ class CardSearch:
         return out
 
 
+class BidSearch(CardSearch):
+    """The bid chosen by the same search as the cards, with the bid as its root.
+
+    The flat evaluation of bids plays every world out with the greedy policy
+    in every seat, the bidder's own included, so it values a bid by how the
+    greedy policy would play it, not by how the search that will really play
+    it does (the playouts are overconfident at both ends: ``calibration``).
+    Here each simulation picks one of ``candidates`` by UCT on the bidder's
+    score, then plays the hand through the card tree below that bid (one
+    tree per bid), every seat chasing its bid: the seats still to bid chase
+    ``bids_for(world, bid)`` (their guessed bids in that world). A bid's value
+    is the score of playing it as the search plays.
+    """
+
+    def __init__(
+        self,
+        obs: Observation,
+        rng: random.Random,
+        weigh: Weigh | None,
+        *,
+        pool: int,
+        candidates: Sequence[int],
+        bids_for: Callable[[Sequence[int], int], list[int]],
+        c: float = 0.6,
+        others_greedy: bool = False,
+        noise: float = 0.0,
+    ) -> None:
+        super().__init__(obs, rng, weigh, pool=pool, c=c, others_greedy=others_greedy, noise=noise)
+        self.candidates = list(candidates)
+        self.bids_for = bids_for
+        self.edges: dict[int, _Edge] = {b: [0, 0.0, 0, None] for b in self.candidates}
+        self.made = dict.fromkeys(self.candidates, 0)
+        self._bids: dict[tuple[int, int], list[int]] = {}
+
+    def _simulate(self, index: int) -> None:
+        bid, edge = self._select_bid()
+        bids = self._bids.get((index, bid))
+        if bids is None:
+            bids = self._bids[index, bid] = self.bids_for(self.worlds[index][0], bid)
+        child = edge[_CHILD]
+        if child is None:
+            child = edge[_CHILD] = {}
+        taken = self._play(index, child, bids, [(edge, self.me)])
+        if taken[self.me] == bid:
+            self.made[bid] += 1
+
+    def _select_bid(self) -> tuple[int, _Edge]:
+        """UCT over the candidate bids, an untried one first (every bid is
+        available in every world, so the parent's count is the simulations)."""
+        untried = [b for b in self.candidates if not self.edges[b][_VISITS]]
+        if untried:
+            bid = self.rng.choice(untried)
+            return bid, self.edges[bid]
+        c = self.c * (self.hi - self.lo) if self.hi > self.lo else 1.0
+        log_n = math.log(self.simulations)
+        best, best_value = self.candidates[0], -math.inf
+        for b in self.candidates:
+            visits, total = self.edges[b][_VISITS], self.edges[b][_TOTAL]
+            value = total / visits + c * math.sqrt(log_n / visits)
+            if value > best_value:
+                best, best_value = b, value
+        return best, self.edges[best]
+
+    def ranked_bids(self) -> list[tuple[int, int, float, float]]:
+        """Each candidate bid: (bid, visits, mean score, share of its
+        simulations that made it exactly), most visited first."""
+        out = []
+        for b in self.candidates:
+            visits, total = self.edges[b][_VISITS], self.edges[b][_TOTAL]
+            mean = total / visits if visits else -math.inf
+            out.append((b, visits, mean, self.made[b] / visits if visits else 0.0))
+        out.sort(key=lambda r: (-r[1], -r[2]))
+        return out
+
+
 def _add(lay: Layout, hand: Sequence[Card], used: int) -> int:
     """``hand`` as a mask of slots not in ``used`` (identical cards take free slots)."""
     m = 0
@@ -347,4 +428,4 @@ def _add(lay: Layout, hand: Sequence[Card], used: int) -> int:
     return m
 
 
-__all__ = ["CardSearch", "CardValue"]
+__all__ = ["BidSearch", "CardSearch", "CardValue"]
