@@ -113,7 +113,7 @@ class ExpertBot:
         others_greedy: bool = False,
         noise: float = 0.0,
         calibrate: bool = False,
-        bid_search: bool = False,
+        bid_search: bool = True,
         bid_simulations: int | None = None,
     ) -> None:
         self.name = name
