@@ -4,9 +4,11 @@ Prints JSON (for machines) and a short table:
 - decision time per level (median and 95th percentile), measured with the bot
   in seat 0 and intermediate bots in the other seats, over single 10-card
   deals;
-- the expert's search speed: for bids, sampled worlds and greedy playouts
-  (one per candidate bid per world) per second; for cards, tree-search
-  simulations (one world, one walk down the tree, one greedy playout) per second;
+- the expert's search speed: for bids, tree-search simulations per second
+  (the bid search, the default) and, for flat bids (``bid_search=0``),
+  sampled worlds and greedy playouts (one per candidate bid per world) per
+  second; for cards, tree-search simulations (one world, one walk down the
+  tree, one greedy playout) per second;
 - a duplicate tournament of all levels (mean score per hand, 95% CI, exact
   bids), with the expert thinking ``--think`` seconds per decision.
 
@@ -50,11 +52,14 @@ def decision_times(level: str, deals: int, think: float, seed: int) -> dict[str,
 
 
 def expert_speed(positions: int, worlds: int, seed: int) -> dict[str, float]:
-    """The expert's search speed: worlds and playouts a second for bids, tree
-    simulations a second for cards (the root's visits add up to them)."""
+    """The expert's search speed: tree simulations a second for bids and cards
+    (the root's visits add up to them), and worlds and playouts a second for
+    flat bids."""
     rules = PRESETS["pagat"].replace(hand_sizes=(10,), first_dealer=0, bid_changes=False)
     rng = random.Random(seed)
     bot = ExpertBot(worlds=worlds)
+    flat = ExpertBot(worlds=worlds, bid_search=False)
+    search_elapsed = searched = 0.0
     out: dict[str, float] = {}
     for phase in (Phase.BID, Phase.PLAY):
         elapsed = playouts = done = 0.0
@@ -73,14 +78,19 @@ def expert_speed(positions: int, worlds: int, seed: int) -> dict[str, float]:
             if state.phase is not phase:
                 continue
             obs = observe(state, actors(state)[0])
+            if phase is Phase.BID:
+                start = time.perf_counter()
+                searched += sum(e.worlds for e in bot.analyse(obs, rng))
+                search_elapsed += time.perf_counter() - start
             start = time.perf_counter()
-            ranked = bot.analyse(obs, rng)
+            ranked = (flat if phase is Phase.BID else bot).analyse(obs, rng)
             elapsed += time.perf_counter() - start
             playouts += sum(e.worlds for e in ranked)  # pruned candidates stop early
             done += worlds
         if phase is Phase.BID:
-            out["bid_worlds_per_s"] = done / elapsed
-            out["bid_playouts_per_s"] = playouts / elapsed
+            out["bid_simulations_per_s"] = searched / search_elapsed
+            out["flat_bid_worlds_per_s"] = done / elapsed
+            out["flat_bid_playouts_per_s"] = playouts / elapsed
         else:
             out["play_simulations_per_s"] = playouts / elapsed
     return out
@@ -124,8 +134,9 @@ def main() -> None:
             f"{level:<14}{t['median_ms']:>10.3f}{t['p95_ms']:>10.3f}{s.mean:>12.2f}{ci:>18}{s.exact_rate:>8.1%}"
         )
     print(
-        f"expert search: {speed['bid_worlds_per_s']:.0f} worlds/s bidding "
-        f"({speed['bid_playouts_per_s']:.0f} playouts/s), "
+        f"expert search: {speed['bid_simulations_per_s']:.0f} tree simulations/s bidding "
+        f"(flat bids: {speed['flat_bid_worlds_per_s']:.0f} worlds/s, "
+        f"{speed['flat_bid_playouts_per_s']:.0f} playouts/s), "
         f"{speed['play_simulations_per_s']:.0f} tree simulations/s playing"
     )
     for d in result.differences:

@@ -3,6 +3,7 @@ identical cards as one action, and right where a position has one answer."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
@@ -157,9 +158,41 @@ def test_the_bid_search_offers_only_bids_the_hook_allows() -> None:
     state = _bid_position(["AS 2C 3C", "KH QH 2H", "KD QD 2D", "4C 5C 6C"], "5S", (1, 1, 0))
     obs = observe(state, 0)
     assert Bid(0, 1) not in obs.legal_actions
-    ranked = get_bot("expert", worlds=20, bid_search=1).analyse(obs, random.Random(2))
+    ranked = get_bot("expert", bid_simulations=60, bid_search=1).analyse(obs, random.Random(2))
     assert {e.action for e in ranked} == set(obs.legal_actions)
     assert all(e.made is not None and 0.0 <= e.made <= 1.0 for e in ranked)
+    assert sum(e.worlds for e in ranked) == 60  # the search's simulations, not flat worlds
+
+
+def test_under_a_time_budget_the_bid_search_plays_every_bid() -> None:
+    # However short the think, a hint can price every bid: none is left unvisited.
+    hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC",
+        "2D 3D 4D 5D 6D 7D 8D 9D TD JD",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS",
+    ]
+    state = _bid_position(hands, "AS")
+    ranked = get_bot("expert", seconds=0.0, bid_search=1).analyse(observe(state, 1), random.Random(3))
+    assert len(ranked) == 11 and all(e.worlds >= 1 for e in ranked)  # more bids than a first batch
+    assert all(math.isfinite(e.expected) for e in ranked)
+
+
+def test_with_trump_still_to_name_the_bids_stay_flat() -> None:
+    # R-TRUMP-BIDDER: the trump is unknown while bids are made, so the bid
+    # search (which plays the hand in a known trump) is not used: every bid is
+    # valued over the same worlds.
+    rules = PRESETS["okenuff"].replace(hand_sizes=(3,), first_dealer=0)
+    state = new_game(rules)
+    apply(
+        state,
+        Deal(tuple(tuple(parse_cards(h)) for h in ["AS KS QS", "2C 3C 4C", "2D 3D 4D", "2H 3H 4H"]), None),
+    )
+    obs = observe(state, 1)
+    assert not obs.trump_decided
+    ranked = get_bot("expert", worlds=12, bid_search=1).analyse(obs, random.Random(4))
+    assert {e.action for e in ranked} == set(obs.legal_actions)
+    assert all(e.worlds <= 12 for e in ranked) and max(e.worlds for e in ranked) == 12
 
 
 def test_the_bid_search_is_reproducible_from_its_seed() -> None:

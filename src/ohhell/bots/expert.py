@@ -253,9 +253,13 @@ class ExpertBot:
             others_greedy=self.others_greedy,
             noise=self.noise,
         )
+        # At least ``min_worlds`` simulations a bid before the clock is read,
+        # and never fewer than one a bid (UCT tries each bid once before it
+        # repeats one), so no bid is left unplayed for a hint to price.
         if budget is not None:
-            search.run(simulations=budget)
+            search.run(simulations=max(budget, len(by_bid)))
         else:
+            search.run(simulations=len(by_bid) * max(1, self.min_worlds))
             search.run(deadline=time.perf_counter() + self.seconds)
         return [Evaluation(by_bid[b], mean, visits, made) for b, visits, mean, made in search.ranked_bids()]
 

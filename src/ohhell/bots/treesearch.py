@@ -1,6 +1,7 @@
-"""Card play by information-set tree search over sampled worlds.
+"""Card play (and bids) by information-set tree search over sampled worlds.
 
-The expert's card play. Flat Monte Carlo (one greedy playout per candidate
+The expert's card play, and with the bid at the root (``BidSearch``, at
+the end) its bids. Flat Monte Carlo (one greedy playout per candidate
 and world) judges a card by how a fixed greedy policy would go on from it,
 so it cannot plan its own later cards and is only as good as that policy.
 This search (single-observer information-set MCTS, Cowling, Powley and
