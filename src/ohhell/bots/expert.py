@@ -231,11 +231,18 @@ class ExpertBot:
         assert me is not None
         trump = suit_index(obs.trump)
 
-        def bids_for(masks: Sequence[int], bid: int) -> list[int]:
-            bids, ests = guess_bids(obs, lay, masks, trump)
-            bids[me] = bid
-            unhook(obs, bids, ests)
-            return bids
+        def bids_in(masks: Sequence[int]) -> Callable[[int], list[int]]:
+            # The others' guesses depend on the world only; our bid moves
+            # just the last bidder's, through the hook.
+            base, ests = guess_bids(obs, lay, masks, trump)
+
+            def with_bid(bid: int) -> list[int]:
+                bids = list(base)
+                bids[me] = bid
+                unhook(obs, bids, ests)
+                return bids
+
+            return with_bid
 
         budget, pool = self._budget()
         if self.bid_simulations is not None:
@@ -248,7 +255,7 @@ class ExpertBot:
             self._bid_likelihood(obs, lay) if self.inference else None,
             pool=pool,
             candidates=sorted(by_bid),
-            bids_for=bids_for,
+            bids_in=bids_in,
             c=self.c,
             others_greedy=self.others_greedy,
             noise=self.noise,

@@ -355,7 +355,7 @@ class BidSearch(CardSearch):
     Here each simulation picks one of ``candidates`` by UCT on the bidder's
     score, then plays the hand through the card tree below that bid (one
     tree per bid), every seat chasing its bid: the seats still to bid chase
-    ``bids_for(world, bid)`` (their guessed bids in that world). A bid's value
+    ``bids_in(world)(bid)`` (their guessed bids in that world). A bid's value
     is the score of playing it as the search plays.
     """
 
@@ -367,14 +367,15 @@ class BidSearch(CardSearch):
         *,
         pool: int,
         candidates: Sequence[int],
-        bids_for: Callable[[Sequence[int], int], list[int]],
+        bids_in: Callable[[Sequence[int]], Callable[[int], list[int]]],
         c: float = 0.6,
         others_greedy: bool = False,
         noise: float = 0.0,
     ) -> None:
         super().__init__(obs, rng, weigh, pool=pool, c=c, others_greedy=others_greedy, noise=noise)
         self.candidates = list(candidates)
-        self.bids_for = bids_for
+        self.bids_in = bids_in
+        self._guesses: dict[int, Callable[[int], list[int]]] = {}  # by world
         self.edges: dict[int, _Edge] = {b: [0, 0.0, 0, None] for b in self.candidates}
         self.made = dict.fromkeys(self.candidates, 0)
         self._bids: dict[tuple[int, int], list[int]] = {}
@@ -383,7 +384,10 @@ class BidSearch(CardSearch):
         bid, edge = self._select_bid()
         bids = self._bids.get((index, bid))
         if bids is None:
-            bids = self._bids[index, bid] = self.bids_for(self.worlds[index][0], bid)
+            guess = self._guesses.get(index)
+            if guess is None:
+                guess = self._guesses[index] = self.bids_in(self.worlds[index][0])
+            bids = self._bids[index, bid] = guess(bid)
         child = edge[_CHILD]
         if child is None:
             child = edge[_CHILD] = {}
