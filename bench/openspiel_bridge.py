@@ -28,18 +28,22 @@ from ohhell.bots import get_bot
 from ohhell.rules import PRESETS, Rules
 from strength import option_value
 
-PLAYERS = 4
+PLAYERS = 4  # the issue's setting; OpenSpiel's game takes 3 to 7
 SUITS = "CDSH"  # OpenSpiel's suit order: card id = rank index * 4 + suit index
 
 
-def rules(size: int = 10, dealer: int = 0) -> Rules:
+def rules(size: int = 10, dealer: int = 0, players: int = PLAYERS) -> Rules:
     """Our rules for OpenSpiel's game: ``common`` narrowed to one hand."""
-    return PRESETS["common"].replace(hand_sizes=(size,), first_dealer=dealer)
+    return PRESETS["common"].replace(players=players, hand_sizes=(size,), first_dealer=dealer)
 
 
-def load_game(size: int = 10) -> Any:
+def load_game(size: int = 10, players: int = PLAYERS) -> Any:
+    # One card is turned for trump, so the hands share 51 cards.
+    if not 3 <= players <= 7 or not 1 <= size <= 51 // players:
+        most = 51 // max(players, 1)
+        raise ValueError(f"OpenSpiel's oh_hell has 3 to 7 players and, for {players}, 1 to {most} tricks")
     return pyspiel.load_game(
-        "oh_hell", {"players": PLAYERS, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": size}
+        "oh_hell", {"players": players, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": size}
     )
 
 
@@ -53,7 +57,7 @@ def action_of(card: Card) -> int:
     return (int(card.rank) - 2) * 4 + SUITS.index(str(card)[-1])
 
 
-def hands_and_trump(state: Any) -> tuple[list[list[Card]], Card]:
+def hands_and_trump(state: Any, players: int = PLAYERS) -> tuple[list[list[Card]], Card]:
     """Every hand and the turned card, read from pyspiel's text of the state."""
     hands: dict[int, list[Card]] = {}
     current: int | None = None
@@ -69,8 +73,8 @@ def hands_and_trump(state: Any) -> tuple[list[list[Card]], Card]:
             word = line.split()[1]
             trump = Card.parse(word[1:] + word[0])
             current = None
-    assert trump is not None and len(hands) == PLAYERS, str(state)
-    return [hands[s] for s in range(PLAYERS)], trump
+    assert trump is not None and len(hands) == players, str(state)
+    return [hands[s] for s in range(players)], trump
 
 
 def _seed(*numbers: int) -> int:
@@ -136,15 +140,16 @@ def play_deal(
     """Play deal number ``deal`` (its cards fixed by ``seed`` and ``deal``) with
     ``players`` by seat. ``ours_decides`` is ``"all"``, ``"bid"`` or ``"play"``:
     in the last two an OpenSpiel ISMCTS(1000) makes our seats' other decisions."""
-    game = load_game(size)
+    n = len(players)
+    game = load_game(size, n)
     chance = random.Random(f"openspiel-deal:{seed}:{deal}")
     spiel = game.new_initial_state()
     while spiel.is_chance_node():
         outcomes = [a for a, _ in spiel.chance_outcomes()]
         spiel.apply_action(chance.choice(outcomes))
-    hands, turned = hands_and_trump(spiel)
-    dealer = (spiel.current_player() - 1) % PLAYERS
-    engine = new_game(rules(size, dealer))
+    hands, turned = hands_and_trump(spiel, n)
+    dealer = (spiel.current_player() - 1) % n
+    engine = new_game(rules(size, dealer, n))
     apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
     stand_in = OpenSpielISMCTS(1000)
     bots: list[Any] = []
@@ -153,9 +158,10 @@ def play_deal(
             bots.append(p.bot(_seed(seed, deal, s)))
         else:
             bots.append(p)
-    stand_ins = [stand_in.bot(_seed(seed, deal, s + PLAYERS)) for s in range(PLAYERS)]
-    rngs = [random.Random(f"ours:{seed}:{deal}:{s}") for s in range(PLAYERS)]
-    times: list[list[float]] = [[] for _ in range(PLAYERS)]
+    # The stand-ins' seeds at 4 players are the ones every earlier run used.
+    stand_ins = [stand_in.bot(_seed(seed, deal, s + n)) for s in range(n)]
+    rngs = [random.Random(f"ours:{seed}:{deal}:{s}") for s in range(n)]
+    times: list[list[float]] = [[] for _ in range(n)]
     while not spiel.is_terminal():
         seat = spiel.current_player()
         bidding = engine.phase.value == "bid"
@@ -182,7 +188,7 @@ def play_deal(
     assert [float(x) for x in result.scores] == [float(x) for x in returns], (result.scores, returns)
     return DealResult(
         dealer,
-        [SeatResult(returns[s], result.bids[s], result.tricks[s], times[s]) for s in range(PLAYERS)],
+        [SeatResult(returns[s], result.bids[s], result.tricks[s], times[s]) for s in range(n)],
     )
 
 

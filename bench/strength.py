@@ -10,9 +10,10 @@ time (median and p95) of both, and the difference by bidding position.
 
 Opponents:
 - ``openspiel-ismcts:N``: OpenSpiel's C++ information-set MCTS with N
-  simulations, in OpenSpiel's own ``oh_hell`` (4 players, one hand; the
-  ``bench`` extra); ``--ours bid`` or ``--ours play`` lets our bot make only
-  those decisions (an ISMCTS(1000) makes the rest), to see where it gains;
+  simulations, in OpenSpiel's own ``oh_hell`` (one hand of ``--size``
+  tricks, ``--players`` 3 to 7, 4 by default; the ``bench`` extra);
+  ``--ours bid`` or ``--ours play`` lets our bot make only those decisions
+  (an ISMCTS(1000) makes the rest), to see where it gains;
 - any of our levels, with options (``intermediate``, ``ismcts:simulations=200``,
   ``expert:worlds=40``), on any preset, player count and hand sizes.
 
@@ -114,7 +115,7 @@ def one_deal(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
         import openspiel_bridge as bridge
 
         sims = int(opponent.partition(":")[2] or 1000)
-        n = bridge.PLAYERS
+        n = int(args["options"]["players"])
 
         def game(seat: int | None) -> Game:
             players: list[Any] = [bridge.OpenSpielISMCTS(sims) for _ in range(n)]
@@ -197,7 +198,7 @@ def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) 
         "opponent": args["opponent"],
         "ours_decides": args["ours"],
         "setting": (
-            f"OpenSpiel oh_hell, 4 players, {args['size']} tricks"
+            f"OpenSpiel oh_hell, {args['options']['players']} players, {args['size']} tricks"
             if args["opponent"].startswith("openspiel")
             else f"{args['preset']} {args['options']}"
         ),
@@ -265,6 +266,13 @@ def main() -> None:
         "jobs": a.jobs,
     }
     make_bot(a.bot), None if a.opponent.startswith("openspiel") else make_bot(a.opponent)  # fail early
+    if a.opponent.startswith("openspiel"):
+        import openspiel_bridge
+
+        try:
+            openspiel_bridge.load_game(a.size, a.players)
+        except ValueError as error:
+            parser.error(str(error))
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []
     jobs = [(args, d) for d in range(a.deals)]
