@@ -185,6 +185,48 @@ def exact_by_bid(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
 
 
+def by_bid_against_theirs(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Seats split by how our bid compared with the opponent's on the same
+    cards in the same seat (the baseline): lower, the same, higher.
+
+    For each: how many seats, our score minus theirs there, what that adds
+    to the difference a deal, and both exact-bid rates. Where the bids agree
+    the seats differ by card play alone (in a whole match: the first hand's
+    bids)."""
+    groups: dict[str, list[tuple[float, bool, bool]]] = {"lower": [], "same": [], "higher": []}
+    seats = 0
+    for r in rows:
+        for ours, theirs, a, b, x, y in zip(
+            r["ours_bids"],
+            r["theirs_bids"],
+            r["ours_scores"],
+            r["theirs_scores"],
+            r["ours_exacts"],
+            r["theirs_exacts"],
+            strict=True,
+        ):
+            seats += 1
+            if ours is None or theirs is None:
+                continue
+            key = "lower" if ours < theirs else "same" if ours == theirs else "higher"
+            groups[key].append((a - b, x, y))
+    out: dict[str, dict[str, Any]] = {}
+    for key, items in groups.items():
+        if not items:
+            continue
+        diffs = [d for d, _, _ in items]
+        m, ci = mean_ci(diffs)
+        out[key] = {
+            "seats": len(items),
+            "diff": round(m, 3),
+            "ci95": round(ci, 3),
+            "share_of_diff_per_deal": round(sum(diffs) / seats, 3),
+            "exact_ours": round(statistics.fmean(x for _, x, _ in items), 3),
+            "exact_theirs": round(statistics.fmean(y for _, _, y in items), 3),
+        }
+    return out
+
+
 def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     diff, ci = mean_ci([r["diff"] for r in rows])
     positions: dict[int, list[float]] = {}
@@ -217,6 +259,7 @@ def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) 
             "p95": round(1e3 * quantile(theirs_t, 0.95), 1),
         },
         "exact_by_bid": exact_by_bid(rows),
+        "by_bid_against_theirs": by_bid_against_theirs(rows),
         "by_bidding_position": {
             str(p + 1): {"diff": round(mean_ci(v)[0], 3), "ci95": round(mean_ci(v)[1], 3)}
             for p, v in sorted(positions.items())
@@ -307,6 +350,15 @@ def main() -> None:
             f"{b}: {v.get('ours_n', 0)}/{v.get('ours_exact', 0):.0%} {v.get('theirs_n', 0)}/"
             f"{v.get('theirs_exact', 0):.0%}"
             for b, v in out["exact_by_bid"].items()
+        )
+    )
+    print(
+        "our bid against theirs on the same cards (seats, our score minus theirs there ± 95%, "
+        "share of the difference a deal, exact ours/theirs): "
+        + ", ".join(
+            f"{k}: {v['seats']}, {v['diff']:+.2f} ± {v['ci95']:.2f}, {v['share_of_diff_per_deal']:+.2f}, "
+            f"{v['exact_ours']:.0%}/{v['exact_theirs']:.0%}"
+            for k, v in out["by_bid_against_theirs"].items()
         )
     )
     print(

@@ -1,0 +1,55 @@
+"""bench/strength.py's summary: the split of seats by how our bid compared
+with the opponent's on the same cards, which says whether the points go in
+the bids or in the play."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _strength() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("strength_bench", BENCH / "strength.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("strength_bench", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _row(
+    ours: list[int], theirs: list[int], our_scores: list[float], their_scores: list[float]
+) -> dict[str, Any]:
+    return {
+        "ours_bids": ours,
+        "theirs_bids": theirs,
+        "ours_scores": our_scores,
+        "theirs_scores": their_scores,
+        "ours_exacts": [s >= 10 for s in our_scores],
+        "theirs_exacts": [s >= 10 for s in their_scores],
+    }
+
+
+def test_seats_are_split_by_our_bid_against_theirs() -> None:
+    strength = _strength()
+    rows = [
+        # seat 0 bid lower and missed; seat 1 the same bid, both made; seats 2 and 3 higher.
+        _row([1, 2, 3, 4], [2, 2, 2, 3], [2, 12, 13, 3], [12, 12, 2, 13]),
+        _row([0, 2, 2, 2], [0, 2, 1, 1], [10, 1, 12, 12], [10, 12, 11, 11]),
+    ]
+    split = strength.by_bid_against_theirs(rows)
+    assert split["lower"]["seats"] == 1 and split["lower"]["diff"] == -10.0
+    assert split["same"]["seats"] == 3
+    assert split["same"]["diff"] == round((0 + 0 - 11) / 3, 3)
+    assert split["higher"]["seats"] == 4
+    assert split["higher"]["diff"] == round((11 - 10 + 1 + 1) / 4, 3)
+    # The three shares add up to the mean difference a seat.
+    total = sum(v["share_of_diff_per_deal"] for v in split.values())
+    seats = [a - b for r in rows for a, b in zip(r["ours_scores"], r["theirs_scores"], strict=True)]
+    assert abs(total - sum(seats) / len(seats)) < 1e-2
+    assert split["lower"]["exact_ours"] == 0.0 and split["lower"]["exact_theirs"] == 1.0
