@@ -17,7 +17,7 @@ def _strength() -> ModuleType:
     spec = importlib.util.spec_from_file_location("strength_bench", BENCH / "strength.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("strength_bench", module)
+    sys.modules["strength_bench"] = module  # its dataclasses look their module up by name
     spec.loader.exec_module(module)
     return module
 
