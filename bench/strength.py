@@ -51,6 +51,7 @@ class Seat:
     bid: int | None
     exact: bool
     times: list[float]
+    tricks: int | None = None  # taken in the first hand
 
 
 @dataclass
@@ -103,7 +104,10 @@ def play_ours(rules: Rules, deal: int, specs: list[str], seed: int) -> Game:
     exact = [state.exact[s] / len(state.results) for s in range(rules.players)]
     return Game(
         dealer if dealer is not None else 0,
-        [Seat(state.totals[s], first.bids[s], exact[s] >= 1.0, times[s]) for s in range(rules.players)],
+        [
+            Seat(state.totals[s], first.bids[s], exact[s] >= 1.0, times[s], first.tricks[s])
+            for s in range(rules.players)
+        ],
     )
 
 
@@ -124,7 +128,7 @@ def one_deal(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
             result = bridge.play_deal(deal, players, size=args["size"], ours_decides=args["ours"], seed=seed)
             return Game(
                 result.dealer,
-                [Seat(r.score, r.bid, r.bid == r.tricks, r.times) for r in result.seats],
+                [Seat(r.score, r.bid, r.bid == r.tricks, r.times, r.tricks) for r in result.seats],
             )
 
     else:
@@ -153,6 +157,8 @@ def one_deal(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
         "theirs_scores": [seat.score for seat in base.seats],
         "ours_exacts": [ours[s].seats[s].exact for s in range(n)],
         "theirs_exacts": [seat.exact for seat in base.seats],
+        "ours_tricks": [ours[s].seats[s].tricks for s in range(n)],
+        "theirs_tricks": [seat.tricks for seat in base.seats],
         "ours_times": [t for s in range(n) for t in ours[s].seats[s].times],
         "theirs_times": [t for seat in base.seats for t in seat.times],
     }
@@ -227,6 +233,38 @@ def by_bid_against_theirs(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any
     return out
 
 
+def bid_errors(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """How each side's bids missed: the share of seats that took more tricks
+    than they bid and the share that took fewer, and the mean bid, overall
+    and by bidding position (first hand of a match). A side that takes more
+    than it bids far more often than fewer bids too low, and the other way."""
+    out: dict[str, dict[str, Any]] = {}
+    for side in ("ours", "theirs"):
+        seats: dict[int, list[tuple[int, int]]] = {}
+        for r in rows:
+            n = len(r[f"{side}_bids"])
+            for s, (bid, tricks) in enumerate(
+                zip(r[f"{side}_bids"], r.get(f"{side}_tricks", []), strict=False)
+            ):
+                if bid is not None and tricks is not None:
+                    seats.setdefault((s - r["dealer"] - 1) % n, []).append((bid, tricks))
+
+        def shares(items: list[tuple[int, int]]) -> dict[str, Any]:
+            return {
+                "seats": len(items),
+                "over": round(sum(t > b for b, t in items) / len(items), 3),
+                "under": round(sum(t < b for b, t in items) / len(items), 3),
+                "mean_bid": round(statistics.fmean(b for b, _ in items), 2),
+            }
+
+        every = [item for items in seats.values() for item in items]
+        if every:
+            out[side] = shares(every) | {
+                "by_position": {str(p + 1): shares(v) for p, v in sorted(seats.items())}
+            }
+    return out
+
+
 def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     diff, ci = mean_ci([r["diff"] for r in rows])
     positions: dict[int, list[float]] = {}
@@ -260,6 +298,7 @@ def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) 
         },
         "exact_by_bid": exact_by_bid(rows),
         "by_bid_against_theirs": by_bid_against_theirs(rows),
+        "bid_errors": bid_errors(rows),
         "by_bidding_position": {
             str(p + 1): {"diff": round(mean_ci(v)[0], 3), "ci95": round(mean_ci(v)[1], 3)}
             for p, v in sorted(positions.items())
@@ -365,6 +404,15 @@ def main() -> None:
         "by bidding position: "
         + ", ".join(f"{p}: {v['diff']:+.2f} ± {v['ci95']:.2f}" for p, v in out["by_bidding_position"].items())
     )
+    for side, e in out["bid_errors"].items():
+        print(
+            f"{side} took more / fewer tricks than bid: {e['over']:.0%} / {e['under']:.0%}, mean bid "
+            f"{e['mean_bid']:.2f}; by position "
+            + ", ".join(
+                f"{p}: {v['over']:.0%}/{v['under']:.0%} bid {v['mean_bid']:.2f}"
+                for p, v in e["by_position"].items()
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -53,3 +53,18 @@ def test_seats_are_split_by_our_bid_against_theirs() -> None:
     seats = [a - b for r in rows for a, b in zip(r["ours_scores"], r["theirs_scores"], strict=True)]
     assert abs(total - sum(seats) / len(seats)) < 1e-2
     assert split["lower"]["exact_ours"] == 0.0 and split["lower"]["exact_theirs"] == 1.0
+
+
+def test_bid_errors_count_seats_that_took_more_or_fewer_than_they_bid() -> None:
+    strength = _strength()
+    row = _row([1, 2, 3, 4], [2, 2, 2, 3], [2, 12, 13, 3], [12, 12, 2, 13])
+    # Dealer 3: seat 0 bids first. Ours took 2, 2, 3 and 3 tricks; theirs 2, 2, 2, 3.
+    row |= {"dealer": 3, "ours_tricks": [2, 2, 3, 3], "theirs_tricks": [2, 2, 2, 3]}
+    errors = strength.bid_errors([row])
+    assert errors["ours"]["over"] == 0.25 and errors["ours"]["under"] == 0.25
+    assert errors["ours"]["mean_bid"] == 2.5
+    assert errors["ours"]["by_position"]["1"] == {"seats": 1, "over": 1.0, "under": 0.0, "mean_bid": 1}
+    assert errors["ours"]["by_position"]["4"]["under"] == 1.0
+    assert errors["theirs"]["over"] == 0.0 and errors["theirs"]["under"] == 0.0
+    # Rows written before tricks were recorded leave the count out rather than guess.
+    assert strength.bid_errors([_row([1], [1], [11], [11]) | {"dealer": 0}]) == {}
