@@ -35,6 +35,7 @@ from itertools import accumulate
 from typing import Any
 
 from .. import Card, Observation, Play, Scoring, sample_hands, score_hand
+from .accel import compiled_playout
 from .fastdeal import Layout, choose_card, layout, lookup_winner, playout, seen_slots, suit_index
 
 # An edge of the tree: [visits, summed score of the seat that plays it,
@@ -81,6 +82,9 @@ class CardSearch:
         self.noise = noise  # the playout's share of random cards
         lay = layout(obs.rules)
         self.lay = lay
+        # The compiled greedy playout when the optional extra is installed: the
+        # same tricks as ``fastdeal.playout``, many times faster (``accel``).
+        self.fast = compiled_playout(lay) if not noise else None
         self.n = n = obs.players
         self.me = me
         self.trump = suit_index(obs.trump)
@@ -281,7 +285,11 @@ class CardSearch:
             if child is None:
                 child = edge[_CHILD] = {}
             node = child
-        if not finished:
+        if finished:
+            pass
+        elif self.fast is not None:
+            taken = self.fast(hands, trump, leader, trick, taken, bids, unseen, voids)
+        else:
             taken = playout(
                 lay, hands, trump, leader, trick, taken, bids, unseen, voids, noise=self.noise, rng=self.rng
             )

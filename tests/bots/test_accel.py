@@ -1,0 +1,155 @@
+"""The compiled greedy playout (ohhell.bots.accel, the optional ``fast``
+extra) plays exactly as the pure-Python one, so a bot decides the same
+whether or not the extra is installed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ohhell import PRESETS, Deck, observe, seats_to_ask
+from ohhell.bots import get_bot
+from ohhell.bots import treesearch as treesearch_module
+from ohhell.bots.accel import available, compiled_playout
+from ohhell.bots.fastdeal import layout, layout_for, playout
+from ohhell.bots.treesearch import CardSearch
+
+needs_extra = pytest.mark.skipif(not available(), reason="the optional 'fast' extra (Numba) is not installed")
+
+
+def _random_position(
+    rng: random.Random, lay_suit: tuple[int, ...], suit_mask: tuple[int, ...]
+) -> tuple[list[int], int, int, list[int], list[int], list[int], int, list[int]]:
+    """Hands part-way through a trick at 3 to 7 players, with random bids,
+    tricks taken, voids shown and undealt cards: states the search reaches
+    and states it does not, to catch any branch that differs."""
+    n = rng.randint(3, 7)
+    k = rng.randint(1, min(10, 51 // n))
+    pack = list(range(52))
+    rng.shuffle(pack)
+    hands = [sum(1 << c for c in pack[s * k : (s + 1) * k]) for s in range(n)]
+    leader = rng.randrange(n)
+    trick: list[int] = []
+    for j in range(rng.randint(0, n - 1)):
+        seat = (leader + j) % n
+        hand = hands[seat]
+        if trick:
+            hand = hand & suit_mask[lay_suit[trick[0]]] or hand
+        cards = [c for c in range(52) if hand >> c & 1]
+        card = rng.choice(cards)
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    unseen = 0
+    for h in hands:
+        unseen |= h
+    for c in pack[n * k : n * k + rng.randint(0, 52 - n * k)]:
+        unseen |= 1 << c
+    taken = [rng.randint(0, 2) for _ in range(n)]
+    targets = [rng.randint(0, k) for _ in range(n)]
+    voids = [rng.randrange(16) if rng.random() < 0.3 else 0 for _ in range(n)]
+    return hands, rng.randint(-1, 3), leader, trick, taken, targets, unseen, voids
+
+
+@needs_extra
+def test_the_compiled_playout_takes_the_same_tricks_as_the_python_one() -> None:
+    # R-TRICK, R-FOLLOW, R-TRUMP-TURNED: both read the same beat table and
+    # follow the same policy, so every position gives the same tricks.
+    lay = layout(PRESETS["common"])
+    fast = compiled_playout(lay)
+    assert fast is not None
+    rng = random.Random(20261126)
+    for _ in range(3000):
+        hands, trump, leader, trick, taken, targets, unseen, voids = _random_position(
+            rng, lay.suit, lay.suit_mask
+        )
+        expected = playout(
+            lay, list(hands), trump, leader, list(trick), list(taken), targets, unseen, list(voids)
+        )
+        got = fast(list(hands), trump, leader, list(trick), list(taken), targets, unseen, list(voids))
+        assert got == expected, (hands, trump, leader, trick, taken, targets, unseen, voids)
+
+
+@needs_extra
+def test_the_search_worlds_play_out_the_same_compiled_or_not() -> None:
+    # Worlds the card search really deals, from a game's observations.
+    rules = PRESETS["common"].replace(players=4, hand_sizes=(10,), first_dealer=0)
+    from ohhell import apply, chance_action, new_game
+
+    state = new_game(rules)
+    rng = random.Random(5)
+    bot = get_bot("intermediate")
+    lay = layout(rules)
+    fast = compiled_playout(lay)
+    assert fast is not None
+    checked = 0
+    while not state.is_over:
+        if state.is_chance:
+            apply(state, chance_action(state, rng))
+            continue
+        seat = seats_to_ask(state)[0]
+        obs = observe(state, seat)
+        if obs.phase.value == "play":
+            search = CardSearch(obs, random.Random(checked), None, pool=20)
+            for hands, trick, unseen in search.worlds:
+                bids = [b or 0 for b in obs.bids]
+                voids = search.voids0
+                # Both change their lists in place: each gets its own copies.
+                slow = playout(
+                    lay,
+                    list(hands),
+                    search.trump,
+                    obs.leader,
+                    list(trick),
+                    list(obs.taken),
+                    bids,
+                    unseen,
+                    list(voids),
+                )
+                got = fast(
+                    list(hands),
+                    search.trump,
+                    obs.leader,
+                    list(trick),
+                    list(obs.taken),
+                    bids,
+                    unseen,
+                    list(voids),
+                )
+                assert got == slow
+                checked += 1
+        apply(state, bot.choose(obs, rng))
+    assert checked > 500
+
+
+@needs_extra
+def test_the_expert_decides_the_same_with_and_without_the_compiled_playout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rules = PRESETS["common"].replace(players=4, hand_sizes=(6,), first_dealer=0)
+    from ohhell import apply, chance_action, new_game
+
+    state = new_game(rules)
+    rng = random.Random(8)
+    observations = []
+    intermediate = get_bot("intermediate")
+    while not state.is_over:
+        if state.is_chance:
+            apply(state, chance_action(state, rng))
+            continue
+        obs = observe(state, seats_to_ask(state)[0])
+        if len(obs.legal_actions) > 1:
+            observations.append(obs)
+        apply(state, intermediate.choose(obs, rng))
+    expert = get_bot("expert", worlds=10, simulations=80)
+    compiled = [expert.choose(obs, random.Random(3)) for obs in observations]
+    monkeypatch.setattr(treesearch_module, "compiled_playout", lambda lay: None)
+    python = [expert.choose(obs, random.Random(3)) for obs in observations]
+    assert compiled == python
+    assert len(observations) > 10
+
+
+def test_a_pack_too_big_for_a_64_bit_mask_plays_in_python() -> None:
+    # R-DECK-AU: an Australian pack for 5 has 65 cards; the search falls back.
+    assert layout_for(Deck.AUSTRALIAN, 5).size > 63
+    assert compiled_playout(layout_for(Deck.AUSTRALIAN, 5)) is None
