@@ -18,8 +18,10 @@ import os
 import random
 from typing import Any
 
-from .. import Action, Observation
+from .. import Action, Deck, Observation
 from ..bots import get_bot
+from ..bots.accel import compiled_playout
+from ..bots.fastdeal import layout_for
 from ..bots.hint import Hint, hint
 
 
@@ -29,6 +31,12 @@ def _choose(level: str, options: dict[str, Any], obs: Observation, seed: str) ->
 
 def _hint(obs: Observation, seed: str, seconds: float) -> Hint | None:
     return hint(obs, random.Random(seed), seconds)
+
+
+def _warm_up() -> None:
+    """Compile (or load) the search's compiled playout as a worker starts, so
+    the first table a worker serves does not wait for it (``bots.accel``)."""
+    compiled_playout(layout_for(Deck.STANDARD, 4))
 
 
 def default_workers() -> int:
@@ -51,7 +59,7 @@ class Thinkers:
             # Spawned, not forked: a fork of a running server copies its
             # threads' locks in whatever state they are.
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
             )
         return self._pool
 
