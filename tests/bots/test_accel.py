@@ -8,7 +8,17 @@ import random
 
 import pytest
 
-from ohhell import PRESETS, Deck, observe, seats_to_ask
+from ohhell import (
+    PRESETS,
+    Deck,
+    Observation,
+    Phase,
+    apply,
+    chance_action,
+    new_game,
+    observe,
+    seats_to_ask,
+)
 from ohhell.bots import get_bot
 from ohhell.bots import treesearch as treesearch_module
 from ohhell.bots.accel import available, compiled_playout
@@ -51,6 +61,22 @@ def _random_position(
     return hands, rng.randint(-1, 3), leader, trick, taken, targets, unseen, voids
 
 
+def _decisions(hand_size: int, seed: int) -> list[Observation]:
+    """Every decision of one 4-player hand (common rules) among intermediate bots."""
+    state = new_game(PRESETS["common"].replace(players=4, hand_sizes=(hand_size,), first_dealer=0))
+    rng = random.Random(seed)
+    bot = get_bot("intermediate")
+    out = []
+    while not state.is_over:
+        if state.is_chance:
+            apply(state, chance_action(state, rng))
+            continue
+        obs = observe(state, seats_to_ask(state)[0])
+        out.append(obs)
+        apply(state, bot.choose(obs, rng))
+    return out
+
+
 @needs_extra
 def test_the_compiled_playout_takes_the_same_tricks_as_the_python_one() -> None:
     # R-TRICK, R-FOLLOW, R-TRUMP-TURNED: both read the same beat table and
@@ -73,23 +99,12 @@ def test_the_compiled_playout_takes_the_same_tricks_as_the_python_one() -> None:
 @needs_extra
 def test_the_search_worlds_play_out_the_same_compiled_or_not() -> None:
     # Worlds the card search really deals, from a game's observations.
-    rules = PRESETS["common"].replace(players=4, hand_sizes=(10,), first_dealer=0)
-    from ohhell import apply, chance_action, new_game
-
-    state = new_game(rules)
-    rng = random.Random(5)
-    bot = get_bot("intermediate")
-    lay = layout(rules)
+    lay = layout(PRESETS["common"])
     fast = compiled_playout(lay)
     assert fast is not None
     checked = 0
-    while not state.is_over:
-        if state.is_chance:
-            apply(state, chance_action(state, rng))
-            continue
-        seat = seats_to_ask(state)[0]
-        obs = observe(state, seat)
-        if obs.phase.value == "play":
+    for obs in _decisions(10, 5):
+        if obs.phase is Phase.PLAY:
             search = CardSearch(obs, random.Random(checked), None, pool=20)
             for hands, trick, unseen in search.worlds:
                 bids = [b or 0 for b in obs.bids]
@@ -118,7 +133,6 @@ def test_the_search_worlds_play_out_the_same_compiled_or_not() -> None:
                 )
                 assert got == slow
                 checked += 1
-        apply(state, bot.choose(obs, rng))
     assert checked > 500
 
 
@@ -126,21 +140,7 @@ def test_the_search_worlds_play_out_the_same_compiled_or_not() -> None:
 def test_the_expert_decides_the_same_with_and_without_the_compiled_playout(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    rules = PRESETS["common"].replace(players=4, hand_sizes=(6,), first_dealer=0)
-    from ohhell import apply, chance_action, new_game
-
-    state = new_game(rules)
-    rng = random.Random(8)
-    observations = []
-    intermediate = get_bot("intermediate")
-    while not state.is_over:
-        if state.is_chance:
-            apply(state, chance_action(state, rng))
-            continue
-        obs = observe(state, seats_to_ask(state)[0])
-        if len(obs.legal_actions) > 1:
-            observations.append(obs)
-        apply(state, intermediate.choose(obs, rng))
+    observations = [obs for obs in _decisions(6, 8) if len(obs.legal_actions) > 1]
     expert = get_bot("expert", worlds=10, simulations=80)
     compiled = [expert.choose(obs, random.Random(3)) for obs in observations]
     monkeypatch.setattr(treesearch_module, "compiled_playout", lambda lay: None)

@@ -26,6 +26,7 @@ the core's rule read from the layout's beat table (``lookup_winner``).
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -79,12 +80,13 @@ class CardSearch:
         self.rng = rng
         self.c = c
         self.others_greedy = others_greedy
-        self.noise = noise  # the playout's share of random cards
         lay = layout(obs.rules)
         self.lay = lay
-        # The compiled greedy playout when the optional extra is installed: the
-        # same tricks as ``fastdeal.playout``, many times faster (``accel``).
-        self.fast = compiled_playout(lay) if not noise else None
+        # How a simulation finishes the hand past the tree: the compiled greedy
+        # playout when the optional extra is installed (the same tricks as
+        # ``fastdeal.playout``, many times faster: ``accel``), else the Python one.
+        fast = compiled_playout(lay) if not noise else None
+        self.finish: Callable[..., list[int]] = fast or functools.partial(playout, lay, noise=noise, rng=rng)
         self.n = n = obs.players
         self.me = me
         self.trump = suit_index(obs.trump)
@@ -285,14 +287,8 @@ class CardSearch:
             if child is None:
                 child = edge[_CHILD] = {}
             node = child
-        if finished:
-            pass
-        elif self.fast is not None:
-            taken = self.fast(hands, trump, leader, trick, taken, bids, unseen, voids)
-        else:
-            taken = playout(
-                lay, hands, trump, leader, trick, taken, bids, unseen, voids, noise=self.noise, rng=self.rng
-            )
+        if not finished:
+            taken = self.finish(hands, trump, leader, trick, taken, bids, unseen, voids)
         utility = self.utilities(bids, taken)
         lo, hi = min(utility), max(utility)
         if lo < self.lo:
