@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from .rules import Rules, Scoring, TieBreak
@@ -79,6 +80,18 @@ def okenuff_overcall(bids_in_order: Sequence[int], namer_position: int) -> bool:
     return bid >= 6 and any(b >= 5 for b in bids_in_order[:namer_position])
 
 
+def _overcall_penalty(bids: Sequence[int], tricks: int, first_bidder: int, trump_namer: int) -> int:
+    """R-SC-OKENUFF: what the trump namer who overcalled loses beyond the usual
+    for taking ``tricks``: 5 for every undertrick after the first (2,2,5,6
+    taking 3: -25 in all)."""
+    n = len(bids)
+    order = [(first_bidder + i) % n for i in range(n)]
+    under = bids[trump_namer] - tricks
+    if under >= 2 and okenuff_overcall([bids[s] for s in order], order.index(trump_namer)):
+        return 5 * (under - 1)
+    return 0
+
+
 def score_hand(
     rules: Rules,
     bids: Sequence[int],
@@ -96,21 +109,48 @@ def score_hand(
     whether the hand was played without trump; ``revokes`` the seats that
     revoked, once per revoke (R-REVOKE, scorekeeper only).
     """
-    n = len(bids)
     scoring = rules.scoring
     scores = [hand_score(scoring, b, t) for b, t in zip(bids, tricks, strict=True)]
     if scoring is _OKENUFF and trump_namer is not None:
-        order = [(first_bidder + i) % n for i in range(n)]
-        position = order.index(trump_namer)
-        under = bids[trump_namer] - tricks[trump_namer]
-        if under >= 2 and okenuff_overcall([bids[s] for s in order], position):
-            # 5 more for every undertrick after the first (2,2,5,6 taking 3: -25).
-            scores[trump_namer] -= 5 * (under - 1)
+        scores[trump_namer] -= _overcall_penalty(bids, tricks[trump_namer], first_bidder, trump_namer)
     if no_trump and rules.no_trump_doubles:
         scores = [2 * s for s in scores]
     for seat in revokes:
         scores[seat] -= REVOKE_PENALTY
     return tuple(scores)
+
+
+def seat_scores(
+    rules: Rules,
+    bids: Sequence[int],
+    most: int,
+    *,
+    first_bidder: int = 0,
+    trump_namer: int | None = None,
+    no_trump: bool = False,
+) -> tuple[tuple[int, ...], ...]:
+    """Each seat's score for taking 0..``most`` tricks, the bids being ``bids``:
+    ``seat_scores(...)[seat][tricks]``.
+
+    Once the bids are known a seat's score depends on its own tricks only
+    (the trump namer's overcall penalty reads its own tricks, doubling is
+    the same for every seat), as in ``score_hand``. Searches that score
+    thousands of simulated hands read this table instead of calling
+    ``score_hand`` each time.
+    """
+    scoring = rules.scoring
+    rows = [list(_scores_by_tricks(scoring, b, most)) for b in bids]
+    if scoring is _OKENUFF and trump_namer is not None:
+        row = rows[trump_namer]
+        for t in range(most + 1):
+            row[t] -= _overcall_penalty(bids, t, first_bidder, trump_namer)
+    double = 2 if no_trump and rules.no_trump_doubles else 1
+    return tuple(tuple(double * x for x in row) for row in rows)
+
+
+@cache
+def _scores_by_tricks(scoring: Scoring, bid: int, most: int) -> tuple[int, ...]:
+    return tuple(hand_score(scoring, bid, t) for t in range(most + 1))
 
 
 def bid_balance(bids: Sequence[int], hand_size: int) -> str:

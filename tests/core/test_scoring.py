@@ -18,6 +18,7 @@ from ohhell.scoring import (
     okenuff_overcall,
     okenuff_set_table,
     score_hand,
+    seat_scores,
     set_oneself_cost,
     set_opponent_gain,
     settlement,
@@ -255,6 +256,36 @@ def test_score_hand_uses_the_rule_sets_system() -> None:
 def test_score_hand_needs_one_result_per_bid() -> None:
     with pytest.raises(ValueError):
         score_hand(PAGAT, (1, 2, 3, 4), (1, 2, 3))
+
+
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    players=st.integers(min_value=3, max_value=7),
+    data=st.data(),
+)
+def test_seat_scores_reads_like_score_hand_for_any_tricks(
+    preset: str, players: int, data: st.DataObject
+) -> None:
+    # R-SC-PAGAT, R-SC-TENS, R-SC-OKENUFF and every other system: once the
+    # bids are known a seat's score is a function of its own tricks, so the
+    # table the searches read agrees with score_hand on every outcome,
+    # the trump namer's overcall penalty and no-trump doubling included.
+    rules = PRESETS[preset]
+    most = data.draw(st.integers(min_value=1, max_value=13))
+    bids = data.draw(st.lists(st.integers(0, most), min_size=players, max_size=players))
+    tricks = data.draw(st.lists(st.integers(0, most), min_size=players, max_size=players))
+    first = data.draw(st.integers(0, players - 1))
+    namer = data.draw(st.one_of(st.none(), st.integers(0, players - 1)))
+    no_trump = data.draw(st.booleans())
+    table = seat_scores(rules, bids, most, first_bidder=first, trump_namer=namer, no_trump=no_trump)
+    whole = score_hand(rules, bids, tricks, first_bidder=first, trump_namer=namer, no_trump=no_trump)
+    assert tuple(table[s][t] for s, t in enumerate(tricks)) == whole
+
+
+def test_seat_scores_charges_the_overcalling_namer_by_its_own_tricks() -> None:
+    # R-SC-OKENUFF: 2, 2, 5, 6 with the six naming trump: taking 3 costs -25.
+    table = seat_scores(OKENUFF, (2, 2, 5, 6), 6, first_bidder=0, trump_namer=3)
+    assert table[3][3] == -25 and table[3][6] == okenuff_exact(6) and table[2][5] == okenuff_exact(5)
 
 
 # --- R-REVOKE ---
