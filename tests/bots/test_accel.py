@@ -61,9 +61,9 @@ def _random_position(
     return hands, rng.randint(-1, 3), leader, trick, taken, targets, unseen, voids
 
 
-def _decisions(hand_size: int, seed: int) -> list[Observation]:
-    """Every decision of one 4-player hand (common rules) among intermediate bots."""
-    state = new_game(PRESETS["common"].replace(players=4, hand_sizes=(hand_size,), first_dealer=0))
+def _decisions(hand_size: int, seed: int, preset: str = "common", players: int = 4) -> list[Observation]:
+    """Every decision of one hand (4 players, common rules unless told) among intermediate bots."""
+    state = new_game(PRESETS[preset].replace(players=players, hand_sizes=(hand_size,), first_dealer=0))
     rng = random.Random(seed)
     bot = get_bot("intermediate")
     out = []
@@ -144,9 +144,62 @@ def test_the_expert_decides_the_same_with_and_without_the_compiled_playout(
     expert = get_bot("expert", worlds=10, simulations=80)
     compiled = [expert.choose(obs, random.Random(3)) for obs in observations]
     monkeypatch.setattr(treesearch_module, "compiled_playout", lambda lay: None)
+    monkeypatch.setattr(treesearch_module, "compiled_tree", lambda *args: None)
     python = [expert.choose(obs, random.Random(3)) for obs in observations]
     assert compiled == python
     assert len(observations) > 10
+
+
+@needs_extra
+@pytest.mark.parametrize(
+    ("preset", "players", "hand_size"),
+    [("common", 4, 10), ("okenuff", 4, 6), ("classic-tens", 3, 8), ("river", 7, 5), ("pagat", 6, 4)],
+)
+def test_the_compiled_search_weighs_every_action_as_the_python_one(
+    monkeypatch: pytest.MonkeyPatch, preset: str, players: int, hand_size: int
+) -> None:
+    # R-SC-TRICKS-BONUS, R-SETTLE (Okenuff pays differences), R-SC-TENS,
+    # R-SC-RIVER, R-SC-PAGAT: the tree walked by compiled code plays the same
+    # simulations as the Python walk, so every bid's and card's visits, mean
+    # score and share of bids made come out equal to the last bit.
+    expert = get_bot("expert", worlds=8, simulations=150)
+    observations = [obs for obs in _decisions(hand_size, 17, preset, players) if len(obs.legal_actions) > 1]
+    compiled = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]
+    monkeypatch.setattr(treesearch_module, "compiled_tree", lambda *args: None)
+    python = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]
+    assert compiled == python
+    assert any(obs.phase is Phase.BID for obs in observations) and any(
+        obs.phase is Phase.PLAY for obs in observations
+    )
+
+
+@needs_extra
+def test_a_full_tree_stops_growing_alike_compiled_or_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Past its most nodes a tree is walked but not grown; both walks stop at the same node.
+    monkeypatch.setattr(treesearch_module, "MAX_NODES", 12)
+    obs = next(o for o in _decisions(8, 5) if o.phase is Phase.PLAY and len(o.legal_actions) > 2)
+    searches = []
+    for tree in (treesearch_module.compiled_tree, lambda *args: None):
+        monkeypatch.setattr(treesearch_module, "compiled_tree", tree)
+        search = CardSearch(obs, random.Random(4), None, pool=10)
+        search.run(simulations=300)
+        searches.append(search)
+    compiled, python = searches
+    assert compiled.arrays is not None and python.arrays is None
+    assert compiled.nodes == python.nodes == 12
+    assert compiled.ranked() == python.ranked()
+    assert (compiled.lo, compiled.hi, compiled.simulations) == (python.lo, python.hi, python.simulations)
+
+
+def test_a_search_against_the_clock_plays_a_batch_and_deals_worlds_as_it_goes() -> None:
+    # Past the deadline already: one batch of 8 simulations, and the pool holds
+    # a world for every three of them.
+    obs = next(o for o in _decisions(8, 6) if o.phase is Phase.PLAY and len(o.legal_actions) > 1)
+    search = CardSearch(obs, random.Random(1), None, pool=1)
+    search.run(deadline=0.0)
+    assert search.simulations == 8
+    assert len(search.worlds) == 3
+    assert sum(v.visits for v in search.ranked()) == 8
 
 
 def test_a_pack_too_big_for_a_64_bit_mask_plays_in_python() -> None:

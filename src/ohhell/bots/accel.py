@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from .fastdeal import Layout
 
@@ -100,7 +100,39 @@ def compiled_playout(lay: Layout) -> Playout | None:
         return [int(x) for x in out]
 
     playout([1, 2], -1, 0, [], [0, 0], [0, 0], 3, [0, 0])  # compile now, not in a search
+    kernels.warm_up()  # and the search's walk (``compiled_tree``)
     return playout
 
 
-__all__ = ["Playout", "available", "compiled_playout"]
+class Tree(Protocol):
+    """A search's tree held in arrays and walked by compiled code (``compiled.Tree``)."""
+
+    def run(self, search: Any, picks: list[int], bid_draws: list[float], card_draws: list[float]) -> None: ...
+
+    def root_edge(self, key: int) -> tuple[int, float]: ...
+
+    def bid_edge(self, index: int) -> tuple[int, int | float, int]: ...
+
+
+@cache
+def _tree_tables(lay: Layout) -> tuple[Any, ...]:
+    import numpy as np
+
+    key = [lay.slots_of[c][0] for c in lay.cards]
+    return (*_tables(lay), np.array(key, dtype=np.int64))
+
+
+def compiled_tree(
+    lay: Layout, players: int, most: int, candidates: int | None, max_nodes: int
+) -> Tree | None:
+    """An empty tree for one search (``treesearch.CardSearch``) whose
+    simulations compiled code plays, card for card as the Python walk would;
+    None when the compiled playout is not available for ``lay``.
+    ``candidates``: the bids at the root of a bid search, None for cards."""
+    if compiled_playout(lay) is None:
+        return None
+    tree: Tree = _kernels().Tree(_tree_tables(lay), players, most, candidates, max_nodes)
+    return tree
+
+
+__all__ = ["Playout", "Tree", "available", "compiled_playout", "compiled_tree"]

@@ -28,6 +28,7 @@ The budget is time per decision (default 1 s) or a number of worlds.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -49,6 +50,7 @@ from .. import (
     sample_hands,
     score_hand,
 )
+from .accel import compiled_playout
 from .calibration import made_chance
 from .fastdeal import Layout, layout, playout, seen_slots, suit_index
 from .treesearch import BidSearch, CardSearch
@@ -69,29 +71,50 @@ class Evaluation:
 
 
 def estimate_tricks(lay: Layout, hand: int, trump: int, players: int) -> float:
-    """A quick estimate of the tricks a hand takes, for bids not yet made."""
+    """A quick estimate of the tricks a hand takes, for bids not yet made.
+
+    The sum of what each suit held is worth (``_suit_value``, kept once
+    worked out: the search weighs every world it deals by the bids, so the
+    same holdings come back thousands of times a decision) and 0.35 for each
+    void a trump can ruff in."""
     est = 0.0
-    crowd = 4 / players  # high cards are worth less at a crowded table
     for s in range(4):
         m = hand & lay.suit_mask[s]
-        length = bin(m).count("1")
-        if not length:
+        if not m:
             if trump >= 0 and s != trump and hand & lay.suit_mask[trump]:
                 est += 0.35  # a void to ruff in
             continue
-        ranks = []
-        while m:  # the suit's ranks, highest first (slots ascend by rank within a suit)
-            top = m.bit_length() - 1
-            ranks.append(lay.rank[top])
-            m ^= 1 << top
-        if s == trump:
-            for k, r in enumerate(ranks):
-                est += 1.0 if r >= 12 else 0.8 if r >= 10 else 0.5 if k >= 2 else 0.3
-        else:
-            for k, r in enumerate(ranks[:3]):
-                if k < length and r in _RANK_VALUE and length > k:
-                    est += _RANK_VALUE[r] * crowd * (0.7 if length >= 5 else 1.0)
+        key = (lay, m, s == trump, players)
+        value = _SUIT_VALUES.get(key)
+        if value is None:
+            if len(_SUIT_VALUES) > 1 << 18:  # many packs and table sizes in one process
+                _SUIT_VALUES.clear()
+            value = _SUIT_VALUES[key] = _suit_value(lay, m, s == trump, players)
+        est += value
     return est
+
+
+_SUIT_VALUES: dict[tuple[Layout, int, bool, int], float] = {}
+
+
+def _suit_value(lay: Layout, m: int, trump: bool, players: int) -> float:
+    """What the cards ``m`` of one suit (trump or not) are worth in tricks."""
+    ranks = []
+    while m:  # the suit's ranks, highest first (slots ascend by rank within a suit)
+        top = m.bit_length() - 1
+        ranks.append(lay.rank[top])
+        m ^= 1 << top
+    length = len(ranks)
+    value = 0.0
+    if trump:
+        for k, r in enumerate(ranks):
+            value += 1.0 if r >= 12 else 0.8 if r >= 10 else 0.5 if k >= 2 else 0.3
+        return value
+    crowd = 4 / players  # high cards are worth less at a crowded table
+    for r in ranks[:3]:
+        if r in _RANK_VALUE:
+            value += _RANK_VALUE[r] * crowd * (0.7 if length >= 5 else 1.0)
+    return value
 
 
 class ExpertBot:
@@ -115,6 +138,7 @@ class ExpertBot:
         calibrate: bool = False,
         bid_search: bool = True,
         bid_simulations: int | None = None,
+        per_world: int = 3,
     ) -> None:
         self.name = name
         self.inference = inference  # weight worlds by how well they explain the bids
@@ -147,6 +171,9 @@ class ExpertBot:
         # card budget measured no better than the same budget (performance.md).
         self.bid_search = bool(bid_search)
         self.bid_simulations = bid_simulations
+        # Simulations for each world the search deals (and weighs by the bids):
+        # fewer worlds explore the hidden cards less, more cost time to deal.
+        self.per_world = max(1, int(per_world))
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal_actions) == 1:
@@ -157,7 +184,23 @@ class ExpertBot:
     # --- the hint API: every candidate with its expected score ---
 
     def analyse(self, obs: Observation, rng: random.Random) -> list[Evaluation]:
-        """Every legal action of ``obs`` with its expected score, best first."""
+        """Every legal action of ``obs`` with its expected score, best first.
+
+        The cycle collector waits while the search thinks: a process that has
+        loaded the compiled code holds some 100,000 objects, and a full
+        collection triggered by the worlds a search deals would take tens of
+        milliseconds out of a 30 ms think. The search's own garbage is freed
+        as it goes (it makes no cycles); the collector runs after the decision.
+        """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._analyse(obs, rng)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _analyse(self, obs: Observation, rng: random.Random) -> list[Evaluation]:
         if obs.seat is None or not obs.legal_actions:
             return []
         candidates: list[Action] = [a for a in obs.legal_actions if isinstance(a, (Bid, NameTrump, Play))]
@@ -166,18 +209,20 @@ class ExpertBot:
         if obs.phase is Phase.PLAY and isinstance(candidates[0], Play) and candidates[0].card is None:
             return [Evaluation(candidates[0], 0.0, 0)]  # R-DEVILS-BRIDGE: the one blind play
         lay = layout(obs.rules)
+        compiled_playout(lay)  # a process's first search compiles it (``accel``) before its clock starts
+        # The clock runs from here: dealing and weighing the worlds is part of the think.
+        deadline = time.perf_counter() + self.seconds
         if self.tree and obs.phase is Phase.PLAY:
-            return self._search_cards(obs, rng, lay, candidates)
+            return self._search_cards(obs, rng, lay, candidates, deadline)
         # The calibration corrects the flat playouts' share of made bids, so
         # with it the bids stay flat; so do bids made before trump is named.
         if self.bid_search and not self.calibrate and obs.phase is Phase.BID and obs.trump_decided:
-            return self._search_bids(obs, rng, lay, candidates)
+            return self._search_bids(obs, rng, lay, candidates, deadline)
         k = len(candidates)
         values: list[list[float]] = [[] for _ in range(k)]  # per candidate, per world
         weights: list[float] = []
         active = list(range(k))
         count = 0
-        deadline = time.perf_counter() + self.seconds
         hits: list[list[bool]] = [[] for _ in range(k)]  # per bid and world: was it made?
         evaluate = self._evaluator(obs, lay, candidates, hits)
         likelihood = self._bid_likelihood(obs, lay) if self.inference else None
@@ -210,26 +255,35 @@ class ExpertBot:
         return ranked
 
     def _search_cards(
-        self, obs: Observation, rng: random.Random, lay: Layout, candidates: Sequence[Action]
+        self, obs: Observation, rng: random.Random, lay: Layout, candidates: Sequence[Action], deadline: float
     ) -> list[Evaluation]:
         weigh = self._bid_likelihood(obs, lay) if self.inference else None
         budget, pool = self._budget()
         search = CardSearch(
-            obs, rng, weigh, pool=pool, c=self.c, others_greedy=self.others_greedy, noise=self.noise
+            obs,
+            rng,
+            weigh,
+            pool=pool,
+            c=self.c,
+            others_greedy=self.others_greedy,
+            noise=self.noise,
+            per_world=self.per_world,
         )
         if budget is not None:
             search.run(simulations=budget)
         else:
-            search.run(deadline=time.perf_counter() + self.seconds)
+            search.run(deadline=deadline)
         by_card = {a.card: a for a in candidates if isinstance(a, Play)}
         return [Evaluation(by_card[v.card], v.mean, v.visits) for v in search.ranked()]  # type: ignore[index]
 
     def _search_bids(
-        self, obs: Observation, rng: random.Random, lay: Layout, candidates: Sequence[Action]
+        self, obs: Observation, rng: random.Random, lay: Layout, candidates: Sequence[Action], deadline: float
     ) -> list[Evaluation]:
         me = obs.seat
         assert me is not None
         trump = suit_index(obs.trump)
+
+        last = bidding_order(obs.dealer, obs.players)[-1]
 
         def bids_in(masks: Sequence[int]) -> Callable[[int], list[int]]:
             # The others' guesses depend on the world only; our bid moves
@@ -239,7 +293,7 @@ class ExpertBot:
             def with_bid(bid: int) -> list[int]:
                 bids = list(base)
                 bids[me] = bid
-                unhook(obs, bids, ests)
+                unhook(obs, bids, ests, last)
                 return bids
 
             return with_bid
@@ -247,7 +301,7 @@ class ExpertBot:
         budget, pool = self._budget()
         if self.bid_simulations is not None:
             budget = self.bid_simulations
-            pool = max(16, budget // 3)
+            pool = max(16, budget // self.per_world)
         by_bid = {a.bid: a for a in candidates if isinstance(a, Bid)}
         search = BidSearch(
             obs,
@@ -259,6 +313,7 @@ class ExpertBot:
             c=self.c,
             others_greedy=self.others_greedy,
             noise=self.noise,
+            per_world=self.per_world,
         )
         # At least ``min_worlds`` simulations a bid before the clock is read,
         # and never fewer than one a bid (UCT tries each bid once before it
@@ -267,7 +322,7 @@ class ExpertBot:
             search.run(simulations=max(budget, len(by_bid)))
         else:
             search.run(simulations=len(by_bid) * max(1, self.min_worlds))
-            search.run(deadline=time.perf_counter() + self.seconds)
+            search.run(deadline=deadline)
         return [Evaluation(by_bid[b], mean, visits, made) for b, visits, mean, made in search.ranked_bids()]
 
     def _budget(self) -> tuple[int | None, int]:
@@ -275,7 +330,7 @@ class ExpertBot:
         budget = self.simulations
         if budget is None and self.worlds is not None:
             budget = 4 * self.worlds
-        return budget, max(16, budget // 3) if budget is not None else 64
+        return budget, max(16, budget // self.per_world) if budget is not None else 64
 
     def _bid_likelihood(self, obs: Observation, lay: Layout) -> Callable[[Sequence[int]], float] | None:
         """How well a world's hands (bit masks by seat) fit the bids the other seats made.
@@ -434,10 +489,12 @@ def guess_bids(
     return bids, ests
 
 
-def unhook(obs: Observation, bids: list[int], ests: Sequence[float]) -> None:
+def unhook(obs: Observation, bids: list[int], ests: Sequence[float], last: int | None = None) -> None:
     """Move the last bidder's guessed bid off the one the hook forbids it
-    (R-HOOK), to the side its hand's estimate leans; a bid it has made stays."""
-    last = bidding_order(obs.dealer, obs.players)[-1]
+    (R-HOOK), to the side its hand's estimate leans; a bid it has made stays.
+    ``last``: the last bidder, when the caller knows it already."""
+    if last is None:
+        last = bidding_order(obs.dealer, obs.players)[-1]
     if last == obs.seat or obs.bids[last] is not None:
         return
     forbidden = hook(obs.rules, obs.hand_size, [None if s == last else b for s, b in enumerate(bids)])
