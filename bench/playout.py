@@ -6,9 +6,9 @@ the same machine load:
 - one greedy playout: the same positions (worlds the expert's card search
   deals in real games) played out by ``fastdeal.playout`` and by the
   compiled playout of ``ohhell.bots.accel``, microseconds a playout;
-- the expert's decisions: the same observations decided with and without
-  the compiled playout (same simulations, so the same decisions, checked),
-  milliseconds a decision.
+- the expert's decisions: the same observations decided all in Python and
+  with the compiled code (the tree's walk and the playout: same
+  simulations, so the same decisions, checked), milliseconds a decision.
 
     python bench/playout.py --games 4 --rounds 3 --simulations 320
 """
@@ -79,15 +79,18 @@ def main() -> None:
             fast(list(h), t, lead, list(trick), list(taken), bids, unseen, list(voids))
 
     expert = get_bot("expert", worlds=80, simulations=a.simulations)
-    original = treesearch_module.compiled_playout
+    original = treesearch_module.compiled_playout, treesearch_module.compiled_tree
     chosen: dict[str, list[Any]] = {}
 
     def decisions(side: str) -> None:
-        treesearch_module.compiled_playout = original if side == "compiled" else (lambda lay: None)
+        # "python": the Python walk and playout; "compiled": both compiled.
+        if side == "python":
+            treesearch_module.compiled_playout = lambda lay: None
+            treesearch_module.compiled_tree = lambda *args: None
         try:
             chosen[side] = [expert.choose(obs, random.Random(k)) for k, obs in enumerate(obs_list)]
         finally:
-            treesearch_module.compiled_playout = original
+            treesearch_module.compiled_playout, treesearch_module.compiled_tree = original
 
     timings: dict[str, list[float]] = {}
     for _ in range(a.rounds):
@@ -101,7 +104,7 @@ def main() -> None:
             run()
             scale = 1e6 if name.endswith("_us") else 1e3
             timings.setdefault(name, []).append(scale * (time.perf_counter() - t0) / count)
-    assert chosen["python"] == chosen["compiled"], "the two playouts led to different decisions"
+    assert chosen["python"] == chosen["compiled"], "the compiled search decided differently"
     out = {
         "positions": len(positions),
         "decisions": len(obs_list),

@@ -1,14 +1,15 @@
-"""The greedy playout of ``fastdeal``, compiled when Numba is installed.
+"""The search bots' hot loops, compiled when Numba is installed.
 
-The search bots spend most of their time finishing simulated hands with
-``fastdeal.playout``; compiled, it runs many times faster, so a search
-fits more simulations into the same think time. Numba is an optional extra
-(``pip install 'ohhell[fast]'``): without it, or for a pack of more than 64
-cards (an Australian pack for many players), ``compiled_playout`` returns
-None and the bots use the pure-Python playout. The two give the same tricks
-for the same cards, card for card (tests/bots/test_accel.py), so a bot's
-decisions do not depend on whether the extra is installed. The compiled
-functions are in ``compiled``, imported on first use.
+The search bots spend most of their time walking their tree and finishing
+simulated hands with ``fastdeal.playout``; compiled, both run many times
+faster, so a search fits more simulations into the same think time. Numba
+is an optional extra (``pip install 'ohhell[fast]'``): without it, or for a
+pack of more than 64 cards (an Australian pack for many players),
+``compiled_playout`` and ``compiled_tree`` return None and the bots use the
+pure-Python code. The two give the same tricks for the same cards, card for
+card, and the same simulations draw for draw (tests/bots/test_accel.py), so
+a bot's decisions do not depend on whether the extra is installed. The
+compiled functions are in ``compiled``, imported on first use.
 """
 
 from __future__ import annotations

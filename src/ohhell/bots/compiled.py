@@ -1,4 +1,5 @@
-"""The greedy playout of ``fastdeal``, written for Numba to compile.
+"""The greedy playout of ``fastdeal`` and the card search's walk of
+``treesearch``, written for Numba to compile.
 
 Imported only by ``accel`` when the optional ``fast`` extra is installed
 (importing this module imports Numba). Every function is a line-by-line
@@ -6,7 +7,9 @@ transcription of its namesake in ``fastdeal``, keeping its order of tests
 and its ties, so the two cannot choose differently: hands are 64-bit masks
 over the same slots, and the trick winner is read from the same beat table
 (``Layout.beaten_by``), built from the core's rule. ``choose_card`` is
-``_choose`` here, ``lookup_winner`` is ``_winner``.
+``_choose`` here, ``lookup_winner`` is ``_winner``. ``search`` is
+``CardSearch._play`` (and ``BidSearch._simulate``) over a tree held in
+arrays (``Tree``); its scores come from the core's ``seat_scores``.
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .. import (
     Action,
@@ -71,30 +72,37 @@ class Evaluation:
 
 
 def estimate_tricks(lay: Layout, hand: int, trump: int, players: int) -> float:
-    """A quick estimate of the tricks a hand takes, for bids not yet made.
-
-    The sum of what each suit held is worth (``_suit_value``, kept once
-    worked out: the search weighs every world it deals by the bids, so the
-    same holdings come back thousands of times a decision) and 0.35 for each
-    void a trump can ruff in."""
-    est = 0.0
-    for s in range(4):
-        m = hand & lay.suit_mask[s]
-        if not m:
-            if trump >= 0 and s != trump and hand & lay.suit_mask[trump]:
-                est += 0.35  # a void to ruff in
-            continue
-        key = (lay, m, s == trump, players)
-        value = _SUIT_VALUES.get(key)
-        if value is None:
-            if len(_SUIT_VALUES) > 1 << 18:  # many packs and table sizes in one process
-                _SUIT_VALUES.clear()
-            value = _SUIT_VALUES[key] = _suit_value(lay, m, s == trump, players)
-        est += value
-    return est
+    """A quick estimate of the tricks a hand takes, for bids not yet made:
+    what each suit held is worth (``_suit_value``) and 0.35 for each void a
+    trump can ruff in."""
+    return trick_estimator(lay, trump, players)(hand)
 
 
-_SUIT_VALUES: dict[tuple[Layout, int, bool, int], float] = {}
+@lru_cache(maxsize=32)
+def trick_estimator(lay: Layout, trump: int, players: int) -> Callable[[int], float]:
+    """``estimate_tricks`` for one pack, trump and table size, keeping each
+    suit holding's worth once worked out: the search weighs every world it
+    deals by the bids, so the same holdings come back thousands of times a
+    decision. (A holding's mask names its suit, so it is the whole key.)"""
+    values: dict[int, float] = {}
+    suit_masks = lay.suit_mask
+    trump_mask = suit_masks[trump] if trump >= 0 else 0
+
+    def estimate(hand: int) -> float:
+        est = 0.0
+        for s, suit_mask in enumerate(suit_masks):
+            m = hand & suit_mask
+            if not m:
+                if s != trump and hand & trump_mask:
+                    est += 0.35  # a void to ruff in
+                continue
+            value = values.get(m)
+            if value is None:
+                value = values[m] = _suit_value(lay, m, s == trump, players)
+            est += value
+        return est
+
+    return estimate
 
 
 def _suit_value(lay: Layout, m: int, trump: bool, players: int) -> float:
@@ -129,6 +137,9 @@ class ExpertBot:
         inference: bool = True,
         bid_spread: float = 1.0,
         bid_trust: float = 0.5,
+        bid_scale: float = 1.0,
+        bid_shift: float = 0.0,
+        bid_normalize: bool = False,
         prune: bool = True,
         tree: bool = True,
         simulations: int | None = None,
@@ -145,6 +156,12 @@ class ExpertBot:
         self.prune = prune  # stop spending worlds on candidates clearly worse than the best
         self.bid_spread = bid_spread  # tricks: how far a bid may stray from the hand's estimate
         self.bid_trust = bid_trust  # 0..1: how far a bid is believed to reflect the hand
+        # The bid a hand is expected to get: bid_scale x its trick estimate + bid_shift.
+        self.bid_scale = bid_scale
+        self.bid_shift = bid_shift
+        # Weigh a world by the chance of each bid given the hand (the Gaussian
+        # normalised over the legal bids 0..hand size), not by the Gaussian alone.
+        self.bid_normalize = bool(bid_normalize)
         self.seconds = seconds
         self.worlds = worlds
         self.min_worlds = min_worlds
@@ -288,7 +305,7 @@ class ExpertBot:
         def bids_in(masks: Sequence[int]) -> Callable[[int], list[int]]:
             # The others' guesses depend on the world only; our bid moves
             # just the last bidder's, through the hook.
-            base, ests = guess_bids(obs, lay, masks, trump)
+            base, ests = guess_bids(obs, lay, masks, trump, self.bid_scale, self.bid_shift)
 
             def with_bid(bid: int) -> list[int]:
                 bids = list(base)
@@ -358,14 +375,31 @@ class ExpertBot:
         # may share a slot with one still in hand, which only blurs the estimate.
         played_masks = {s: sum(1 << lay.slots_of[c][0] for c in set(played[s])) for s in bidders}
 
+        estimate = trick_estimator(lay, trump, n)
+        scale, shift = self.bid_scale, self.bid_shift
+        bids = range(obs.hand_size + 1)
+        totals: dict[float, float] = {}
+
+        def total(expected: float) -> float:
+            """The Gaussian summed over every bid, for normalising it."""
+            z = totals.get(expected)
+            if z is None:
+                z = totals[expected] = sum(math.exp(-((b - expected) ** 2) / spread) for b in bids)
+            return z
+
+        normalize = self.bid_normalize
+        floor = (1.0 - trust) / len(bids) if normalize else 1.0 - trust
+
         def likelihood(masks: Sequence[int]) -> float:
             weight = 1.0
             for s in bidders:
-                est = estimate_tricks(lay, masks[s] | played_masks[s], trump, n)
-                gap = (obs.bids[s] - est) ** 2  # type: ignore[operator]
+                expected = scale * estimate(masks[s] | played_masks[s]) + shift
+                fit = math.exp(-((obs.bids[s] - expected) ** 2) / spread)  # type: ignore[operator]
+                if normalize:
+                    fit /= total(expected)
                 # A mixture: some bidders bid with little regard to their hand,
                 # and no single bid should be able to rule a world out.
-                weight *= (1.0 - trust) + trust * math.exp(-gap / spread)
+                weight *= floor + trust * fit
             return weight
 
         return likelihood
@@ -420,7 +454,12 @@ class ExpertBot:
                 masks, _, unseen = world_masks(hands)
                 trump = suit_index(obs.trump) if obs.trump_decided else -1
                 base, ests = guess_bids(
-                    obs, lay, masks, trump if obs.trump_decided else _longest_suit(lay, masks[me])
+                    obs,
+                    lay,
+                    masks,
+                    trump if obs.trump_decided else _longest_suit(lay, masks[me]),
+                    self.bid_scale,
+                    self.bid_shift,
                 )
                 out = []
                 for i in active:
@@ -476,14 +515,21 @@ class ExpertBot:
 
 
 def guess_bids(
-    obs: Observation, lay: Layout, masks: Sequence[int], trump: int
+    obs: Observation,
+    lay: Layout,
+    masks: Sequence[int],
+    trump: int,
+    scale: float = 1.0,
+    shift: float = 0.0,
 ) -> tuple[list[int], list[float]]:
     """Every seat's bid in a sampled world: the bids made, and for the seats
-    still to bid their hand's estimate rounded. The estimates come too (a made
-    bid is its own estimate)."""
+    still to bid the bid expected of their hand (``scale`` x its trick
+    estimate + ``shift``) rounded. The expectations come too (a made bid is
+    its own)."""
     bids, ests = [], []
+    estimate = trick_estimator(lay, trump, obs.players)
     for s, known in enumerate(obs.bids):
-        est = float(known) if known is not None else estimate_tricks(lay, masks[s], trump, obs.players)
+        est = float(known) if known is not None else scale * estimate(masks[s]) + shift
         bids.append(known if known is not None else max(0, min(obs.hand_size, round(est))))
         ests.append(est)
     return bids, ests
@@ -560,4 +606,4 @@ def _longest_suit(lay: Layout, hand: int) -> int:
     return best
 
 
-__all__ = ["Bidding", "Evaluation", "ExpertBot", "estimate_tricks", "guess_bids", "unhook"]
+__all__ = ["Bidding", "Evaluation", "ExpertBot", "estimate_tricks", "guess_bids", "trick_estimator", "unhook"]

@@ -21,7 +21,13 @@ from that pool by weight, so a bid of 4 makes strong hands behind it more
 likely without ruling any world out.
 
 Hands are bit masks over ``fastdeal.Layout`` slots; the trick's winner is
-the core's rule read from the layout's beat table (``lookup_winner``).
+the core's rule read from the layout's beat table (``lookup_winner``), and a
+hand's scores are read from the core's ``seat_scores``.
+
+With the optional ``fast`` extra the simulations are played by compiled code
+over the tree held in arrays (``accel.compiled_tree``): the same walk, the
+same draws, the same sums, so a fixed budget decides exactly as this Python
+walk does (tests/bots/test_accel.py), several times faster.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from .fastdeal import Layout, choose_card, layout, lookup_winner, playout, seen_
 _Edge = list[Any]
 _VISITS, _TOTAL, _AVAILABLE, _CHILD = 0, 1, 2, 3
 _TRIES = 4
+_BITS = tuple(1 << i for i in range(128))  # slot -> its bit (packs have at most 78 slots)
 # The most nodes a tree grows (each simulation adds at most one): past it the
 # simulations still walk and refine the tree but add nothing, so a long think
 # stays within a few tens of megabytes.
@@ -190,21 +197,18 @@ class CardSearch:
         known, trick, gone, pool, hidden, lacks = self._fixed
         full = (1 << self.lay.size) - 1
         unseen = full & ~gone
-        rng = self.rng
-        chance = rng.random
+        chance = self.rng.random
+        bit = _BITS.__getitem__
         for _ in range(_TRIES):
             # A uniform shuffle of the unseen slots, by sorting them on random
             # keys (several times faster than ``sample``); the stock, if any,
             # is what is left past the hands.
-            keys = [chance() for _ in pool]
-            dealt = [slot for _, slot in sorted(zip(keys, pool, strict=True))]
+            dealt = sorted(pool, key=lambda _: chance())
             masks = list(known)
             at = 0
             ok = True
             for s, k in hidden:  # seats with a void first: a misfit is found sooner
-                m = 0
-                for slot in dealt[at : at + k]:
-                    m |= 1 << slot
+                m = sum(map(bit, dealt[at : at + k]))  # distinct slots: the sum is the union
                 at += k
                 if m & lacks[s]:
                     ok = False

@@ -34,8 +34,9 @@ def _hint(obs: Observation, seed: str, seconds: float) -> Hint | None:
 
 
 def _warm_up() -> None:
-    """Compile (or load) the search's compiled playout as a worker starts, so
-    the first table a worker serves does not wait for it (``bots.accel``)."""
+    """Compile (or load) the search's compiled code (its walk and playout) as a
+    worker starts, so the first table a worker serves does not wait for it
+    (``bots.accel``)."""
     compiled_playout(layout_for(Deck.STANDARD, 4))
 
 
