@@ -130,3 +130,36 @@ def test_the_guessed_bid_of_the_last_bidder_obeys_the_hook() -> None:
     trial = [3, 0, 0, 0]  # a world's guess that would be hooked
     unhook(observe(state, 1), trial, ests)
     assert trial == [3, 0, 0, 0]
+
+
+def test_a_normalised_bid_model_gives_each_world_a_probability_over_the_bids() -> None:
+    # R-BID-RANGE: with bid_normalize=1 a world's weight is the chance that the
+    # bidder's hand in it makes each legal bid, so over the bids 0..hand size
+    # the weights of one world add up to one (with trust 1, no constant part).
+    import dataclasses
+
+    from ohhell.bots.expert import ExpertBot, estimate_tricks, guess_bids
+    from ohhell.bots.fastdeal import layout, suit_index
+
+    rules = PRESETS["pagat"].replace(hand_sizes=(3,), first_dealer=0)
+    hands = ["AS KS 2C", "3C 4C 5C", "2D 3D 4D", "2H 3H 4H"]
+    state = new_game(rules)
+    apply(state, _deal(rules, hands, "5S"))
+    apply(state, Bid(1, 1))
+    obs = observe(state, 2)
+    lay = layout(rules)
+    masks = lay.masks([parse_cards(h) for h in hands])
+    expert = ExpertBot(bid_scale=1.2, bid_shift=-0.4, bid_spread=0.7, bid_trust=1.0, bid_normalize=True)
+    weights = []
+    for bid in range(4):
+        likelihood = expert._bid_likelihood(dataclasses.replace(obs, bids=(None, bid, None, None)), lay)
+        assert likelihood is not None
+        weights.append(likelihood(masks))
+    assert sum(weights) == pytest.approx(1.0)
+    # The bid expected of seat 1's hand (1.2 x its estimate - 0.4) is the likeliest.
+    expected = 1.2 * estimate_tricks(lay, masks[1], suit_index(obs.trump), 4) - 0.4
+    assert max(range(4), key=weights.__getitem__) == round(expected)
+    # The same expectation guesses the bids still to come.
+    guessed, _ = guess_bids(obs, lay, masks, suit_index(obs.trump), 1.2, -0.4)
+    dealer = 1.2 * estimate_tricks(lay, masks[0], suit_index(obs.trump), 4) - 0.4
+    assert guessed[0] == max(0, min(3, round(dealer)))
