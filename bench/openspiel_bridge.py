@@ -5,8 +5,9 @@ has a one-hand Oh Hell: chance picks the dealer and deals, a card is turned
 for trump, bidding starts left of the dealer, the dealer may not bid so
 that the bids total the tricks (the hook), and a seat scores 1 a trick plus
 10 for an exact bid. That is our ``common`` preset narrowed to one hand
-(``rules`` below). Each deal is played in pyspiel; our
-engine follows it action by action, and a seat of ours is asked with
+(``rules`` below). With OpenSpiel's ``off_bid_penalty`` a missed bid
+instead loses a point a trick off: our ``penalty`` scoring (``--penalty``).
+Each deal is played in pyspiel; our engine follows it action by action, and a seat of ours is asked with
 ``observe(engine, seat)`` only, never the hidden state. The engine's scores
 are checked against pyspiel's returns after every deal.
 
@@ -25,26 +26,26 @@ import pyspiel
 
 from ohhell import Bid, Card, Deal, Play, apply, new_game, observe
 from ohhell.bots import get_bot
-from ohhell.rules import PRESETS, Rules
+from ohhell.rules import PRESETS, Rules, Scoring
 from strength import option_value
 
 PLAYERS = 4  # the issue's setting; OpenSpiel's game takes 3 to 7
 SUITS = "CDSH"  # OpenSpiel's suit order: card id = rank index * 4 + suit index
 
 
-def rules(size: int = 10, dealer: int = 0, players: int = PLAYERS) -> Rules:
+def rules(size: int = 10, dealer: int = 0, players: int = PLAYERS, penalty: bool = False) -> Rules:
     """Our rules for OpenSpiel's game: ``common`` narrowed to one hand."""
-    return PRESETS["common"].replace(players=players, hand_sizes=(size,), first_dealer=dealer)
+    common = PRESETS["common"].replace(players=players, hand_sizes=(size,), first_dealer=dealer)
+    return common.replace(scoring=Scoring.PENALTY) if penalty else common
 
 
-def load_game(size: int = 10, players: int = PLAYERS) -> Any:
+def load_game(size: int = 10, players: int = PLAYERS, penalty: bool = False) -> Any:
     # One card is turned for trump, so the hands share 51 cards.
     if not 3 <= players <= 7 or not 1 <= size <= 51 // players:
         most = 51 // max(players, 1)
         raise ValueError(f"OpenSpiel's oh_hell has 3 to 7 players and, for {players}, 1 to {most} tricks")
-    return pyspiel.load_game(
-        "oh_hell", {"players": players, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": size}
-    )
+    params = {"players": players, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": size}
+    return pyspiel.load_game("oh_hell", {**params, "off_bid_penalty": penalty})
 
 
 def card_of(action: int) -> Card:
@@ -136,12 +137,14 @@ def play_deal(
     size: int = 10,
     ours_decides: str = "all",
     seed: int = 0,
+    penalty: bool = False,
 ) -> DealResult:
     """Play deal number ``deal`` (its cards fixed by ``seed`` and ``deal``) with
     ``players`` by seat. ``ours_decides`` is ``"all"``, ``"bid"`` or ``"play"``:
-    in the last two an OpenSpiel ISMCTS(1000) makes our seats' other decisions."""
+    in the last two an OpenSpiel ISMCTS(1000) makes our seats' other decisions.
+    ``penalty`` plays OpenSpiel's ``off_bid_penalty`` scoring."""
     n = len(players)
-    game = load_game(size, n)
+    game = load_game(size, n, penalty)
     chance = random.Random(f"openspiel-deal:{seed}:{deal}")
     spiel = game.new_initial_state()
     while spiel.is_chance_node():
@@ -149,7 +152,7 @@ def play_deal(
         spiel.apply_action(chance.choice(outcomes))
     hands, turned = hands_and_trump(spiel, n)
     dealer = (spiel.current_player() - 1) % n
-    engine = new_game(rules(size, dealer, n))
+    engine = new_game(rules(size, dealer, n, penalty))
     apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
     stand_in = OpenSpielISMCTS(1000)
     bots: list[Any] = []

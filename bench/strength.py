@@ -11,7 +11,8 @@ time (median and p95) of both, and the difference by bidding position.
 Opponents:
 - ``openspiel-ismcts:N``: OpenSpiel's C++ information-set MCTS with N
   simulations, in OpenSpiel's own ``oh_hell`` (one hand of ``--size``
-  tricks, ``--players`` 3 to 7, 4 by default; the ``bench`` extra);
+  tricks, ``--players`` 3 to 7, 4 by default; ``--penalty`` for its
+  ``off_bid_penalty`` scoring, a point lost a trick off; the ``bench`` extra);
   ``--ours bid`` or ``--ours play`` lets our bot make only those decisions
   (an ISMCTS(1000) makes the rest), to see where it gains;
 - any of our levels, with options (``intermediate``, ``ismcts:simulations=200``,
@@ -125,7 +126,14 @@ def one_deal(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
             players: list[Any] = [bridge.OpenSpielISMCTS(sims) for _ in range(n)]
             if seat is not None:
                 players[seat] = bridge.Ours(bot)
-            result = bridge.play_deal(deal, players, size=args["size"], ours_decides=args["ours"], seed=seed)
+            result = bridge.play_deal(
+                deal,
+                players,
+                size=args["size"],
+                ours_decides=args["ours"],
+                seed=seed,
+                penalty=args["penalty"],
+            )
             return Game(
                 result.dealer,
                 [Seat(r.score, r.bid, r.bid == r.tricks, r.times, r.tricks) for r in result.seats],
@@ -279,6 +287,7 @@ def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) 
         "ours_decides": args["ours"],
         "setting": (
             f"OpenSpiel oh_hell, {args['options']['players']} players, {args['size']} tricks"
+            + (", off_bid_penalty" if args["penalty"] else "")
             if args["opponent"].startswith("openspiel")
             else f"{args['preset']} {args['options']}"
         ),
@@ -320,6 +329,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--size", type=int, default=10, help="tricks in OpenSpiel's game (default 10)")
+    parser.add_argument(
+        "--penalty", action="store_true", help="OpenSpiel's off_bid_penalty: a miss loses a point a trick off"
+    )
     parser.add_argument("--preset", default="common", help="our rules for an in-project opponent")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument(
@@ -343,6 +355,7 @@ def main() -> None:
         "ours": a.ours,
         "seed": a.seed,
         "size": a.size,
+        "penalty": a.penalty,
         "preset": a.preset,
         "options": options,
         "jobs": a.jobs,
