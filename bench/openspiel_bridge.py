@@ -7,9 +7,10 @@ that the bids total the tricks (the hook), and a seat scores 1 a trick plus
 10 for an exact bid. That is our ``common`` preset narrowed to one hand
 (``rules`` below). With OpenSpiel's ``off_bid_penalty`` a missed bid
 instead loses a point a trick off: our ``penalty`` scoring (``--penalty``).
-Each deal is played in pyspiel; our engine follows it action by action, and a seat of ours is asked with
-``observe(engine, seat)`` only, never the hidden state. The engine's scores
-are checked against pyspiel's returns after every deal.
+Each deal is played in pyspiel; our engine follows it action by action,
+and a seat of ours is asked with ``observe(engine, seat)`` only, never the
+hidden state. The engine's scores are checked against pyspiel's returns
+after every deal.
 
     from openspiel_bridge import OpenSpielISMCTS, Ours, play_deal
     result = play_deal(7, [Ours("expert:worlds=80"), *[OpenSpielISMCTS(1000)] * 3])

@@ -361,6 +361,8 @@ def main() -> None:
         "jobs": a.jobs,
     }
     make_bot(a.bot), None if a.opponent.startswith("openspiel") else make_bot(a.opponent)  # fail early
+    if a.penalty and not a.opponent.startswith("openspiel"):
+        parser.error("--penalty is OpenSpiel's scoring; for our own opponents use --option scoring=penalty")
     if a.opponent.startswith("openspiel"):
         import openspiel_bridge
 
