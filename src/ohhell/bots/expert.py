@@ -18,7 +18,10 @@ candidate, so differences between candidates are not noise between worlds.
   own games (``calibration``).
 - Trump naming (R-TRUMP-BIDDER): each suit and no trump, doubling included.
 - Cards: by default the tree search of ``treesearch``; with ``tree=0``
-  the expected score of each legal card, one playout per world.
+  the expected score of each legal card, one playout per world. With
+  ``read_play=1`` the search also weighs its worlds by how well they explain
+  the cards the others have played (``playmodel``); off by default, as it
+  measured no gain.
 
 Under Okenuff scoring players settle on differences (R-SETTLE), so there the
 expert maximises its score minus the others' mean, which makes setting a high
@@ -54,6 +57,7 @@ from .. import (
 from .accel import compiled_playout
 from .calibration import made_chance
 from .fastdeal import Layout, layout, playout, seen_slots, suit_index
+from .playmodel import play_likelihood
 from .treesearch import BidSearch, CardSearch
 
 _RANK_VALUE = {14: 0.85, 13: 0.55, 12: 0.3, 11: 0.15}
@@ -150,6 +154,8 @@ class ExpertBot:
         bid_search: bool = True,
         bid_simulations: int | None = None,
         per_world: int = 3,
+        read_play: bool = False,
+        play_trust: float = 0.75,
     ) -> None:
         self.name = name
         self.inference = inference  # weight worlds by how well they explain the bids
@@ -191,6 +197,14 @@ class ExpertBot:
         # Simulations for each world the search deals (and weighs by the bids):
         # fewer worlds explore the hidden cards less, more cost time to deal.
         self.per_world = max(1, int(per_world))
+        # Weigh the worlds also by how well they explain the cards the others
+        # have played (``playmodel``), ``play_trust`` of each card's chance
+        # from the model and the rest a uniform pick among its legal cards.
+        # Off by default: the model names the card played half the time, moves
+        # the worlds' weight towards the true hands by about a hundredth of a
+        # nat a card, and measured no gain (docs/performance.md).
+        self.read_play = bool(read_play)
+        self.play_trust = play_trust
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal_actions) == 1:
@@ -274,7 +288,7 @@ class ExpertBot:
     def _search_cards(
         self, obs: Observation, rng: random.Random, lay: Layout, candidates: Sequence[Action], deadline: float
     ) -> list[Evaluation]:
-        weigh = self._bid_likelihood(obs, lay) if self.inference else None
+        weigh = self.world_likelihood(obs, lay)
         budget, pool = self._budget()
         search = CardSearch(
             obs,
@@ -348,6 +362,21 @@ class ExpertBot:
         if budget is None and self.worlds is not None:
             budget = 4 * self.worlds
         return budget, max(16, budget // self.per_world) if budget is not None else 64
+
+    def world_likelihood(self, obs: Observation, lay: Layout) -> Callable[[Sequence[int]], float] | None:
+        """What the card search weighs each world it deals by (the hands as bit
+        masks by seat): how well they fit the bids the others made (with
+        ``inference``) and the cards they played (with ``read_play``). None:
+        every world alike."""
+        by_bids = self._bid_likelihood(obs, lay) if self.inference else None
+        by_play = play_likelihood(obs, lay, self.play_trust) if self.read_play else None
+        if by_play is None or by_bids is None:
+            return by_bids or by_play
+
+        def likelihood(masks: Sequence[int]) -> float:
+            return by_bids(masks) * by_play(masks)
+
+        return likelihood
 
     def _bid_likelihood(self, obs: Observation, lay: Layout) -> Callable[[Sequence[int]], float] | None:
         """How well a world's hands (bit masks by seat) fit the bids the other seats made.

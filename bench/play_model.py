@@ -1,0 +1,235 @@
+"""Fit the expert's model of play (``ohhell.bots.playmodel``) by self-play.
+
+``collect`` plays deals with the expert in every seat. At every card a seat
+chooses among two or more, it writes the model's inputs for each legal card
+(``playmodel.features``, read from the public context of ``playmodel.history``,
+the same function the expert reads past cards with) and which one was
+played. Most deals are 4 players and 10 cards (the measured setting); the
+rest vary the table (3 to 7 players, 3 to 12 cards, common and pagat).
+
+``fit`` fits the softmax over the legal cards (a conditional logit, Newton's
+method with a small ridge), reports the log-loss and how often the model's
+favourite was the card played, on the deals held out (every fifth) against
+a uniform pick, and with ``--write`` writes ``data/play_model.json``.
+
+    python bench/play_model.py collect --deals 400 --jobs 2 --seed 2 --out play.jsonl
+    python bench/play_model.py fit play.jsonl --write
+
+Deterministic from ``--seed`` with fixed budgets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ohhell import PRESETS, Phase, Play, Rules, apply, chance_action, new_game, observe, seats_to_ask
+from ohhell.bots.expert import ExpertBot
+from ohhell.bots.fastdeal import layout
+from ohhell.bots.playmodel import FEATURES, PlayContext, features, history
+
+WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "play_model.json"
+TRAINED_BY = (
+    "python bench/play_model.py collect --deals 400 --jobs 2 --seed 2 --out play.jsonl"
+    " && python bench/play_model.py fit play.jsonl --write"
+)
+
+
+def table(deal: int, seed: int) -> Rules:
+    """The rules of deal ``deal``: mostly the measured setting, else a varied one."""
+    pick = random.Random(f"play-model-table:{seed}:{deal}")
+    if deal % 5 < 3:
+        return PRESETS["common"].replace(players=4, hand_sizes=(10,), first_dealer=deal % 4)
+    players = pick.choice((3, 4, 5, 6, 7))
+    size = pick.randint(3, min(12, 51 // players))
+    preset = pick.choice(("common", "pagat"))
+    return PRESETS[preset].replace(
+        players=players, hand_sizes=(size,), first_dealer=deal % players, bid_changes=False
+    )
+
+
+def play(job: tuple[int, int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """One deal of expert self-play; a record per card chosen among several."""
+    deal, seed, options = job
+    rules = table(deal, seed)
+    lay = layout(rules)
+    state = new_game(rules)
+    cards = random.Random(f"play-model-cards:{seed}:{deal}")
+    rngs = [random.Random(f"play-model-bot:{seed}:{deal}:{s}") for s in range(rules.players)]
+    bots = [ExpertBot(**options) for _ in range(rules.players)]
+    records: list[dict[str, Any]] = []
+    while not state.is_over:
+        if state.is_chance:
+            apply(state, chance_action(state, cards))
+            continue
+        seat = seats_to_ask(state)[0]
+        obs = observe(state, seat)
+        action = bots[seat].choose(obs, rngs[seat])
+        legal = sorted({a.card for a in obs.legal_actions if isinstance(a, Play) and a.card is not None})
+        if obs.phase is Phase.PLAY and len(legal) > 1 and isinstance(action, Play):
+            _, ctx = history(obs, lay)
+            if ctx is not None:
+                slots = [lay.slot(card, ctx.gone) for card in legal]
+                records.append(
+                    {
+                        "deal": deal,
+                        "seed": seed,
+                        "players": rules.players,
+                        "context": dataclasses.asdict(ctx),
+                        "legal": slots,
+                        "y": legal.index(action.card),  # type: ignore[arg-type]
+                    }
+                )
+        apply(state, action)
+    return records
+
+
+def collect(args: argparse.Namespace) -> None:
+    options: dict[str, Any] = {"worlds": args.worlds, "simulations": args.simulations}
+    jobs = [(d, args.seed, options) for d in range(args.first, args.first + args.deals)]
+    done = 0
+    with open(args.out, "a") as out, ProcessPoolExecutor(args.jobs) as pool:
+        for records in pool.map(play, jobs, chunksize=1):
+            for record in records:
+                out.write(json.dumps(record) + "\n")
+            done += 1
+            print(f"\r{done}/{len(jobs)} deals", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+
+
+def inputs(row: dict[str, Any]) -> list[list[float]]:
+    """The model's inputs for each legal card of one recorded choice."""
+    lay = layout(table(row["deal"], row["seed"]))
+    ctx = PlayContext(**row["context"])
+    legal = sum(1 << slot for slot in row["legal"])
+    return [features(lay, slot, ctx, legal) for slot in row["legal"]]
+
+
+def _arrays(rows: list[dict[str, Any]]) -> tuple[Any, Any, Any]:
+    """The choices padded to one width: inputs, which are real, which was played."""
+    import numpy as np
+
+    width = max(len(r["legal"]) for r in rows)
+    x = np.zeros((len(rows), width, len(FEATURES)))
+    real = np.zeros((len(rows), width), dtype=bool)
+    for i, r in enumerate(rows):
+        x[i, : len(r["legal"])] = inputs(r)
+        real[i, : len(r["legal"])] = True
+    y = np.array([r["y"] for r in rows])
+    return x, real, y
+
+
+def _chances(w: Any, x: Any, real: Any) -> Any:
+    import numpy as np
+
+    z = np.where(real, x @ w, -np.inf)
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _fit(rows: list[dict[str, Any]], ridge: float) -> list[float]:
+    """The conditional logit by Newton's method (NumPy, a few dozen weights)."""
+    import numpy as np
+
+    x, real, y = _arrays(rows)
+    w = np.zeros(len(FEATURES))
+    chosen = x[np.arange(len(y)), y]
+    for _ in range(50):
+        p = _chances(w, x, real)
+        mean = np.einsum("nk,nkd->nd", p, x)
+        gradient = (mean - chosen).sum(axis=0) + ridge * w
+        second = np.einsum("nk,nkd,nke->de", p, x, x) - mean.T @ mean
+        step = np.linalg.solve(second + ridge * np.eye(len(w)), gradient)
+        w -= step
+        if float(np.abs(step).max()) < 1e-9:
+            break
+    return [float(v) for v in w]
+
+
+def _report(w: list[float], rows: list[dict[str, Any]]) -> dict[str, float]:
+    import numpy as np
+
+    x, real, y = _arrays(rows)
+    p = _chances(np.array(w), x, real)
+    picked = p[np.arange(len(y)), y]
+    uniform = 1.0 / real.sum(axis=1)
+    return {
+        "choices": len(rows),
+        "log_loss_model": round(float(-np.log(picked).mean()), 4),
+        "log_loss_uniform": round(float(-np.log(uniform).mean()), 4),
+        "top_card_played_model": round(float((p.argmax(axis=1) == y).mean()), 4),
+        "top_card_played_uniform": round(float(uniform.mean()), 4),
+    }
+
+
+def fit(args: argparse.Namespace) -> None:
+    rows = []
+    for path in args.files:
+        with open(path) as lines:
+            rows += [json.loads(line) for line in lines if line.strip()]
+    held = [r for r in rows if r["deal"] % 5 == 4]
+    train = [r for r in rows if r["deal"] % 5 != 4]
+    w = _fit(train, args.ridge)
+    report: dict[str, Any] = {"samples": len(rows), "held_out": _report(w, held)}
+    by_players = {}
+    for n in sorted({r["players"] for r in held}):
+        by_players[str(n)] = _report(w, [r for r in held if r["players"] == n])
+    report["held_out_by_players"] = by_players
+    report["weights"] = dict(zip(FEATURES, (round(v, 4) for v in w), strict=True))
+    print(json.dumps(report, indent=2))
+    h = report["held_out"]
+    print(
+        f"held out: log-loss {h['log_loss_model']} (uniform {h['log_loss_uniform']}), "
+        f"favourite played {h['top_card_played_model']:.1%} (uniform {h['top_card_played_uniform']:.1%})",
+        file=sys.stderr,
+    )
+    if args.write:
+        final = _fit(rows, args.ridge)  # the shipped weights use every deal
+        WEIGHTS.write_text(
+            json.dumps(
+                {
+                    "features": list(FEATURES),
+                    "weights": [round(v, 6) for v in final],
+                    "samples": len(rows),
+                    "trained_by": TRAINED_BY,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
+        print(f"wrote {WEIGHTS}", file=sys.stderr)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="play deals and write the choices as JSON lines")
+    c.add_argument("--deals", type=int, default=400)
+    c.add_argument("--first", type=int, default=0, help="the first deal's number")
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--jobs", type=int, default=2)
+    c.add_argument("--worlds", type=int, default=80)
+    c.add_argument("--simulations", type=int, default=1000)
+    c.add_argument("--out", required=True)
+    f = sub.add_parser("fit", help="fit the model on collected choices")
+    f.add_argument("files", nargs="+")
+    f.add_argument("--ridge", type=float, default=1.0)
+    f.add_argument("--write", action="store_true", help="write the package's weights file")
+    args = parser.parse_args()
+    if args.command == "collect":
+        collect(args)
+    else:
+        fit(args)
+
+
+if __name__ == "__main__":
+    main()
