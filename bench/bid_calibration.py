@@ -38,6 +38,7 @@ from typing import Any
 from ohhell import PRESETS, Bid, Phase, Rules, apply, chance_action, new_game, observe, seats_to_ask
 from ohhell.bots.calibration import FEATURES, features
 from ohhell.bots.expert import ExpertBot
+from ohhell.bots.shipped import save_weights
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "bid_calibration.json"
 
@@ -185,19 +186,11 @@ def fit(args: argparse.Namespace) -> None:
     )
     if args.write:
         final = _fit(xs, ys, args.ridge)  # the shipped weights use every deal
-        WEIGHTS.write_text(
-            json.dumps(
-                {
-                    "features": list(FEATURES),
-                    "weights": [round(v, 6) for v in final],
-                    "samples": len(rows),
-                    "trained_by": "python bench/bid_calibration.py collect --deals 2500 --jobs 2 "
-                    "--out calib.jsonl && python bench/bid_calibration.py fit calib.jsonl --write",
-                },
-                indent=2,
-            )
-            + "\n"
+        trained_by = (
+            "python bench/bid_calibration.py collect --deals 2500 --jobs 2 "
+            "--out calib.jsonl && python bench/bid_calibration.py fit calib.jsonl --write"
         )
+        save_weights(WEIGHTS, FEATURES, final, len(rows), trained_by)
         print(f"wrote {WEIGHTS}", file=sys.stderr)
 
 

@@ -33,6 +33,7 @@ from ohhell import PRESETS, Phase, Play, Rules, apply, chance_action, new_game, 
 from ohhell.bots.expert import ExpertBot
 from ohhell.bots.fastdeal import layout
 from ohhell.bots.playmodel import FEATURES, PlayContext, features, history
+from ohhell.bots.shipped import save_weights
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "play_model.json"
 TRAINED_BY = (
@@ -192,18 +193,7 @@ def fit(args: argparse.Namespace) -> None:
     )
     if args.write:
         final = _fit(rows, args.ridge)  # the shipped weights use every deal
-        WEIGHTS.write_text(
-            json.dumps(
-                {
-                    "features": list(FEATURES),
-                    "weights": [round(v, 6) for v in final],
-                    "samples": len(rows),
-                    "trained_by": TRAINED_BY,
-                },
-                indent=2,
-            )
-            + "\n"
-        )
+        save_weights(WEIGHTS, FEATURES, final, len(rows), TRAINED_BY)
         print(f"wrote {WEIGHTS}", file=sys.stderr)
 
 

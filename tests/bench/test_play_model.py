@@ -12,9 +12,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ohhell import Phase, Play, apply, chance_action, new_game, observe, seats_to_ask
-from ohhell.bots import get_bot, playmodel
+from ohhell import Phase, Play
+from ohhell.bots import playmodel
 from ohhell.bots.fastdeal import layout
+from support import decisions
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
@@ -36,14 +37,7 @@ def _drawn_choices(bench: ModuleType, w: list[float], deals: int) -> list[dict[s
         rules = bench.table(deal, 1)
         lay = layout(rules)
         rng = random.Random(deal)
-        state = new_game(rules)
-        bot = get_bot("intermediate")
-        while not state.is_over:
-            if state.is_chance:
-                apply(state, chance_action(state, rng))
-                continue
-            seat = seats_to_ask(state)[0]
-            obs = observe(state, seat)
+        for _, obs in decisions(rules, rng):
             legal = sorted({a.card for a in obs.legal_actions if isinstance(a, Play) and a.card is not None})
             if obs.phase is Phase.PLAY and len(legal) > 1:
                 _, ctx = playmodel.history(obs, lay)
@@ -63,7 +57,6 @@ def _drawn_choices(bench: ModuleType, w: list[float], deals: int) -> list[dict[s
                         "y": y,
                     }
                 )
-            apply(state, bot.choose(obs, rng))
     return rows
 
 

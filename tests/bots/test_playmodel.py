@@ -20,18 +20,17 @@ from ohhell import (
     Phase,
     Play,
     apply,
-    chance_action,
     make_rules,
     new_game,
     observe,
     parse_cards,
     sample_hands,
-    seats_to_ask,
 )
-from ohhell.bots import get_bot, play_match, playmodel
+from ohhell.bots import play_match, playmodel
 from ohhell.bots.expert import ExpertBot
 from ohhell.bots.fastdeal import layout
 from ohhell.cards import Card
+from support import decisions
 
 
 @pytest.mark.parametrize(
@@ -47,25 +46,17 @@ def test_each_card_is_read_in_the_context_it_was_chosen_in(
     # suit led and the card winning (R-FOLLOW), the cards gone.
     rules = PRESETS[preset].replace(players=players, hand_sizes=(size,), bid_changes=False)
     lay = layout(rules)
-    rng = random.Random(seed)
-    state = new_game(rules)
-    bot = get_bot("intermediate")
-    due = []
+    due: list[playmodel.PlayContext] = []
     last = None
-    while not state.is_over:
-        if state.is_chance:
-            apply(state, chance_action(state, rng))
-            continue
-        seat = seats_to_ask(state)[0]
-        obs = observe(state, seat)
+    state = None
+    for state, obs in decisions(rules, random.Random(seed)):  # noqa: B007 - read once the match is over
         if obs.phase is Phase.PLAY:
             played, pending = playmodel.history(obs, lay)
-            assert pending is not None and pending.seat == seat
+            assert pending is not None and pending.seat == obs.seat
             assert [ctx for ctx, _ in played] == due
             due.append(pending)
             last = obs
-        apply(state, bot.choose(obs, rng))
-    assert last is not None
+    assert last is not None and state is not None and state.is_over
     played, pending = playmodel.history(last, lay)
     assert [ctx for ctx, _ in played] == due[:-1] and pending == due[-1]
     assert len(due) == players * size
@@ -124,15 +115,8 @@ def test_every_world_keeps_a_weight_between_nothing_and_one() -> None:
     rules = PRESETS["common"].replace(players=4, hand_sizes=(10,))
     lay = layout(rules)
     rng = random.Random(11)
-    state = new_game(rules)
-    bot = get_bot("intermediate")
     checked = 0
-    while not state.is_over:
-        if state.is_chance:
-            apply(state, chance_action(state, rng))
-            continue
-        seat = seats_to_ask(state)[0]
-        obs = observe(state, seat)
+    for _, obs in decisions(rules, rng):
         if obs.phase is Phase.PLAY and obs.tricks:
             likelihood = playmodel.play_likelihood(obs, lay)
             assert likelihood is not None
@@ -140,7 +124,6 @@ def test_every_world_keeps_a_weight_between_nothing_and_one() -> None:
                 weight = likelihood(lay.masks(sample_hands(obs, rng)))
                 assert 0.0 < weight <= 1.0
                 checked += 1
-        apply(state, bot.choose(obs, rng))
     assert checked > 100
 
 
@@ -160,15 +143,8 @@ def test_a_cards_chance_is_the_softmax_of_its_inputs_over_the_legal_cards() -> N
     lay = layout(rules)
     rng = random.Random(5)
     w = tuple(rng.uniform(-1.5, 1.5) for _ in playmodel.FEATURES)
-    state = new_game(rules)
-    bot = get_bot("intermediate")
     checked = 0
-    while not state.is_over:
-        if state.is_chance:
-            apply(state, chance_action(state, rng))
-            continue
-        seat = seats_to_ask(state)[0]
-        obs = observe(state, seat)
+    for _, obs in decisions(rules, rng):
         if obs.phase is Phase.PLAY:
             _, ctx = playmodel.history(obs, lay)
             assert ctx is not None
@@ -180,7 +156,6 @@ def test_a_cards_chance_is_the_softmax_of_its_inputs_over_the_legal_cards() -> N
             for s, e in zip(slots, exps, strict=True):
                 assert playmodel.chance(lay, ctx, w, legal, s) == pytest.approx(e / sum(exps))
                 checked += 1
-        apply(state, bot.choose(obs, rng))
     assert checked > 40
 
 

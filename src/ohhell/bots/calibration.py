@@ -13,10 +13,10 @@ Only the standard library: the weights are a handful of numbers in JSON.
 
 from __future__ import annotations
 
-import json
 import math
 from functools import cache
-from importlib import resources
+
+from .shipped import load_weights
 
 FEATURES = ("bias", "logit", "nil", "share", "logit_share")
 
@@ -34,14 +34,7 @@ def features(made: float, bid: int, hand_size: int, n: int) -> list[float]:
 @cache
 def weights() -> tuple[float, ...] | None:
     """The fitted weights, or None when the package ships none."""
-    try:
-        text = resources.files("ohhell.bots").joinpath("data/bid_calibration.json").read_text()
-    except (FileNotFoundError, OSError):
-        return None
-    data = json.loads(text)
-    if tuple(data["features"]) != FEATURES:
-        return None  # weights for another model: better none than wrong ones
-    return tuple(float(w) for w in data["weights"])
+    return load_weights("bid_calibration.json", FEATURES)
 
 
 def made_chance(made: float, bid: int, hand_size: int, n: int) -> float:

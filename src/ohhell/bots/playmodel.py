@@ -21,15 +21,14 @@ Only the standard library: the weights are a few dozen numbers in JSON.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
 
 from .. import Observation
 from .fastdeal import Layout, suit_index
+from .shipped import load_weights
 
 # By the seat's need (bid less tricks taken: still wanting tricks, made,
 # already over), for a card that follows or discards and for a lead; then
@@ -178,14 +177,7 @@ def history(obs: Observation, lay: Layout) -> tuple[list[tuple[PlayContext, int]
 @cache
 def weights() -> tuple[float, ...] | None:
     """The fitted weights, or None when the package ships none."""
-    try:
-        text = resources.files("ohhell.bots").joinpath("data/play_model.json").read_text()
-    except (FileNotFoundError, OSError):
-        return None
-    data = json.loads(text)
-    if tuple(data["features"]) != FEATURES:
-        return None  # weights for another model: better none than wrong ones
-    return tuple(float(w) for w in data["weights"])
+    return load_weights("play_model.json", FEATURES)
 
 
 @lru_cache(maxsize=4096)
