@@ -19,8 +19,8 @@ candidate, so differences between candidates are not noise between worlds.
 - Trump naming (R-TRUMP-BIDDER): each suit and no trump, doubling included.
 - Cards: by default the tree search of ``treesearch``; with ``tree=0``
   the expected score of each legal card, one playout per world. With
-  ``read_play=1`` the search also weighs its worlds by how well they explain
-  the cards the others have played (``playmodel``); off by default, as it
+  ``read_play=1`` the worlds are also weighed by how well they explain the
+  cards the others have played (``playmodel``); off by default, as it
   measured no gain.
 
 Under Okenuff scoring players settle on differences (R-SETTLE), so there the
@@ -256,7 +256,7 @@ class ExpertBot:
         count = 0
         hits: list[list[bool]] = [[] for _ in range(k)]  # per bid and world: was it made?
         evaluate = self._evaluator(obs, lay, candidates, hits)
-        likelihood = self._bid_likelihood(obs, lay) if self.inference else None
+        likelihood = self.world_likelihood(obs, lay)
         checkpoint = 16
         while True:
             hands = sample_hands(obs, rng)
@@ -337,7 +337,7 @@ class ExpertBot:
         search = BidSearch(
             obs,
             rng,
-            self._bid_likelihood(obs, lay) if self.inference else None,
+            self.world_likelihood(obs, lay),
             pool=pool,
             candidates=sorted(by_bid),
             bids_in=bids_in,
@@ -364,7 +364,7 @@ class ExpertBot:
         return budget, max(16, budget // self.per_world) if budget is not None else 64
 
     def world_likelihood(self, obs: Observation, lay: Layout) -> Callable[[Sequence[int]], float] | None:
-        """What the card search weighs each world it deals by (the hands as bit
+        """What the search weighs each world it deals by (the hands as bit
         masks by seat): how well they fit the bids the others made (with
         ``inference``) and the cards they played (with ``read_play``). None:
         every world alike."""
