@@ -201,7 +201,7 @@ class ExpertBot:
         # have played (``playmodel``), ``play_trust`` of each card's chance
         # from the model and the rest a uniform pick among its legal cards.
         # Off by default: the model names the card played half the time, moves
-        # the worlds' weight towards the true hands by about a hundredth of a
+        # the worlds' weight towards the true hands by one or two hundredths of a
         # nat a card, and measured no gain (docs/performance.md).
         self.read_play = bool(read_play)
         self.play_trust = play_trust

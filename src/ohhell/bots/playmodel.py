@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from .. import Observation
+from .. import Card, Observation
 from .fastdeal import Layout, suit_index
 from .shipped import load_weights
 
@@ -135,14 +135,13 @@ def history(obs: Observation, lay: Layout) -> tuple[list[tuple[PlayContext, int]
     taken = [0] * n
     size = obs.hand_size
     played: list[tuple[PlayContext, int]] = []
-    tricks: list[tuple[int, Sequence[object]]] = [(t.leader, t.cards) for t in obs.tricks]
+    tricks: list[tuple[int, Sequence[Card]]] = [(t.leader, t.cards) for t in obs.tricks]
     current = [card for _, card in obs.trick]
     leader = obs.trick[0][0] if obs.trick else obs.leader
     tricks.append((leader, current))
     pending: PlayContext | None = None
     for number, (first, cards) in enumerate(tricks):
         winning = -1
-        winner = first
         led = -1
         for i in range(n):
             seat = (first + i) % n
@@ -161,16 +160,17 @@ def history(obs: Observation, lay: Layout) -> tuple[list[tuple[PlayContext, int]
                 if bid is not None and number < size:
                     pending = ctx
                 break
-            slot = lay.slot(cards[i], gone)  # type: ignore[arg-type]
+            slot = lay.slot(cards[i], gone)
             if bid is not None:
                 played.append((ctx, slot))
             gone |= 1 << slot
+            # The card winning so far, from the core's table (``Layout.beaten_by``).
             if winning < 0:
-                winning, winner, led = slot, seat, lay.suit[slot]
+                winning, led = slot, lay.suit[slot]
             elif lay.beaten_by[trump + 1][winning] >> slot & 1:
-                winning, winner = slot, seat
+                winning = slot
         else:
-            taken[winner] += 1
+            taken[obs.tricks[number].winner] += 1  # a finished trick: the core says who won
     return played, pending
 
 
