@@ -197,23 +197,33 @@ def scores(lay: Layout, ctx: PlayContext, w: tuple[float, ...]) -> list[float]:
 
 def chance(lay: Layout, ctx: PlayContext, w: tuple[float, ...], legal: int, slot: int) -> float:
     """The model's chance that a seat holding the legal cards ``legal`` played ``slot``."""
+    return chooser(lay, ctx, w)(legal, slot)
+
+
+def chooser(lay: Layout, ctx: PlayContext, w: tuple[float, ...]) -> Callable[[int, int], float]:
+    """``chance`` for one past card, its table and boosts worked out once:
+    the likelihood asks it again for every new legal set a world gives."""
     table = scores(lay, ctx, w)
     base = len(_PUBLIC) + _state(ctx) * len(_RELATIVE)
     boosts = [math.exp(v) for v in w[base : base + len(_RELATIVE)]]
-    total = chosen = 0.0
-    rest = legal
-    while rest:
-        low = rest & -rest
-        b = low.bit_length() - 1
-        e = table[b]
-        for boost, flag in zip(boosts, standing(lay, b, ctx, legal), strict=True):
-            if flag:
-                e *= boost
-        total += e
-        if b == slot:
-            chosen = e
-        rest ^= low
-    return chosen / total
+
+    def chance_of(legal: int, slot: int) -> float:
+        total = chosen = 0.0
+        rest = legal
+        while rest:
+            low = rest & -rest
+            b = low.bit_length() - 1
+            e = table[b]
+            for boost, flag in zip(boosts, standing(lay, b, ctx, legal), strict=True):
+                if flag:
+                    e *= boost
+            total += e
+            if b == slot:
+                chosen = e
+            rest ^= low
+        return chosen / total
+
+    return chance_of
 
 
 def play_likelihood(
@@ -232,30 +242,29 @@ def play_likelihood(
         w = weights()
     if w is None or obs.devils_bridge or obs.seat is None:
         return None
-    model = w
     played, _ = history(obs, lay)
     hidden = {s for s in range(obs.players) if obs.hands[s] is None}
     # Walking back, each seat's cards from this one on: its hand when it
     # played a card was its hand now plus those.
     later = [0] * obs.players
-    reads: list[tuple[int, int, int, PlayContext, int, dict[int, float]]] = []
+    reads: list[tuple[int, int, int, Callable[[int, int], float], int, dict[int, float]]] = []
     for ctx, slot in reversed(played):
         later[ctx.seat] |= 1 << slot
         if ctx.seat in hidden:
             follow = lay.suit_mask[ctx.led] if ctx.led >= 0 else 0
-            reads.append((ctx.seat, later[ctx.seat], follow, ctx, slot, {}))
+            reads.append((ctx.seat, later[ctx.seat], follow, chooser(lay, ctx, w), slot, {}))
     if not reads:
         return None
     uniform = 1.0 - trust
 
     def likelihood(masks: Sequence[int]) -> float:
         weight = 1.0
-        for seat, held, follow, ctx, slot, seen in reads:
+        for seat, held, follow, chance_of, slot, seen in reads:
             hand = masks[seat] | held
             legal = (hand & follow) or hand  # R-FOLLOW
             p = seen.get(legal)
             if p is None:
-                p = seen[legal] = uniform / legal.bit_count() + trust * chance(lay, ctx, model, legal, slot)
+                p = seen[legal] = uniform / legal.bit_count() + trust * chance_of(legal, slot)
             weight *= p
         return weight
 
@@ -266,6 +275,7 @@ __all__ = [
     "FEATURES",
     "PlayContext",
     "chance",
+    "chooser",
     "features",
     "history",
     "play_likelihood",
