@@ -44,6 +44,7 @@ from typing import Any
 from .. import Card, Observation, Play, Scoring, sample_hands, seat_scores
 from .accel import compiled_playout, compiled_tree
 from .fastdeal import Layout, choose_card, layout, lookup_winner, playout, seen_slots, suit_index
+from .finish import steered
 
 # An edge of the tree: [visits, summed score of the seat that plays it,
 # simulations in which it was legal, the node below it (card -> edge) or None].
@@ -85,6 +86,7 @@ class CardSearch:
         others_greedy: bool = False,
         noise: float = 0.0,
         per_world: int = 3,
+        steer: Sequence[float] | None = None,
     ) -> None:
         me = obs.seat
         assert me is not None
@@ -124,8 +126,16 @@ class CardSearch:
                 trump_namer=obs.trump_namer,
                 no_trump=obs.trump is None,
             )
-            return [[float(x) for x in row] for row in scores]
+            rows = [[float(x) for x in row] for row in scores]
+            if steer is not None:
+                seats = zip(rows, bids, obs.taken, strict=True)
+                rows = [steered(row, bid, taken, left, steer) for row, bid, taken in seats]
+            return rows
 
+        # With ``steer`` (the chances of ``finish``), a seat's score by the
+        # tricks the greedy finish took is its expected score given them:
+        # real players steer towards their bids better than that policy.
+        left = most - sum(obs.taken)
         self._table = table
         # The bids the seats chase in a simulation, each set once with its
         # scores (``seat_scores``: by seat, by tricks taken); and for each world
@@ -467,6 +477,7 @@ class BidSearch(CardSearch):
         others_greedy: bool = False,
         noise: float = 0.0,
         per_world: int = 3,
+        steer: Sequence[float] | None = None,
     ) -> None:
         # Set before the pool is dealt: each world's bids come from them.
         self.candidates = sorted(candidates)
@@ -474,7 +485,15 @@ class BidSearch(CardSearch):
         self.edges: list[_Edge] = [[0, 0.0, 0, None] for _ in self.candidates]
         self.made = [0] * len(self.candidates)
         super().__init__(
-            obs, rng, weigh, pool=pool, c=c, others_greedy=others_greedy, noise=noise, per_world=per_world
+            obs,
+            rng,
+            weigh,
+            pool=pool,
+            c=c,
+            others_greedy=others_greedy,
+            noise=noise,
+            per_world=per_world,
+            steer=steer,
         )
 
     def _root_bids(self) -> int | None:
