@@ -31,29 +31,21 @@ import math
 import random
 import sys
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ohhell import PRESETS, Bid, Phase, Rules, apply, chance_action, new_game, observe, seats_to_ask
+from ohhell import Bid, Phase, Rules, apply, chance_action, new_game, observe, seats_to_ask
 from ohhell.bots.calibration import FEATURES, features
 from ohhell.bots.expert import ExpertBot
 from ohhell.bots.shipped import save_weights
+from selfplay import varied_table, write_records
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "bid_calibration.json"
 
 
 def table(deal: int, seed: int) -> Rules:
     """The rules of deal ``deal``: mostly the measured setting, else a varied one."""
-    pick = random.Random(f"calibration-table:{seed}:{deal}")
-    if deal % 5 < 3:
-        return PRESETS["common"].replace(players=4, hand_sizes=(10,), first_dealer=deal % 4)
-    players = pick.choice((3, 4, 5, 6))
-    size = pick.randint(3, min(12, 51 // players))
-    preset = pick.choice(("common", "pagat"))
-    return PRESETS[preset].replace(
-        players=players, hand_sizes=(size,), first_dealer=deal % players, bid_changes=False
-    )
+    return varied_table("calibration-table", deal, seed, players=(3, 4, 5, 6))
 
 
 def play(job: tuple[int, int, float, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -101,14 +93,7 @@ def play(job: tuple[int, int, float, dict[str, Any]]) -> list[dict[str, Any]]:
 def collect(args: argparse.Namespace) -> None:
     options: dict[str, Any] = {"worlds": args.worlds, "simulations": args.simulations}
     jobs = [(d, args.seed, args.explore, options) for d in range(args.first, args.first + args.deals)]
-    done = 0
-    with open(args.out, "a") as out, ProcessPoolExecutor(args.jobs) as pool:
-        for records in pool.map(play, jobs, chunksize=1):
-            for record in records:
-                out.write(json.dumps(record) + "\n")
-            done += 1
-            print(f"\r{done}/{len(jobs)} deals", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    write_records(play, jobs, args.jobs, args.out)
 
 
 def _fit(xs: list[list[float]], ys: list[bool], ridge: float) -> list[float]:

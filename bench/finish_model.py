@@ -29,15 +29,15 @@ import json
 import random
 import sys
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ohhell import PRESETS, Phase, Rules, apply, chance_action, new_game, observe, seats_to_ask
+from ohhell import Phase, Rules, apply, chance_action, new_game, observe, seats_to_ask
 from ohhell.bots.expert import ExpertBot
 from ohhell.bots.fastdeal import layout, playout, seen_slots, suit_index
 from ohhell.bots.finish import FEATURES, MOST_LEFT, WIDEST
 from ohhell.bots.shipped import save_weights
+from selfplay import varied_table, write_records
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "finish.json"
 TRAINED_BY = (
@@ -48,15 +48,7 @@ TRAINED_BY = (
 
 def table(deal: int, seed: int) -> Rules:
     """The rules of deal ``deal``: mostly the measured setting, else a varied one."""
-    pick = random.Random(f"finish-model-table:{seed}:{deal}")
-    if deal % 5 < 3:
-        return PRESETS["common"].replace(players=4, hand_sizes=(10,), first_dealer=deal % 4)
-    players = pick.choice((3, 4, 5, 6, 7))
-    size = pick.randint(3, min(12, 51 // players))
-    preset = pick.choice(("common", "pagat"))
-    return PRESETS[preset].replace(
-        players=players, hand_sizes=(size,), first_dealer=deal % players, bid_changes=False
-    )
+    return varied_table("finish-model-table", deal, seed)
 
 
 def play(job: tuple[int, int, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -101,14 +93,7 @@ def play(job: tuple[int, int, dict[str, Any]]) -> list[dict[str, Any]]:
 def collect(args: argparse.Namespace) -> None:
     options: dict[str, Any] = {"worlds": args.worlds, "simulations": args.simulations}
     jobs = [(d, args.seed, options) for d in range(args.first, args.first + args.deals)]
-    done = 0
-    with open(args.out, "a") as out, ProcessPoolExecutor(args.jobs) as pool:
-        for records in pool.map(play, jobs, chunksize=1):
-            for record in records:
-                out.write(json.dumps(record) + "\n")
-            done += 1
-            print(f"\r{done}/{len(jobs)} deals", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    write_records(play, jobs, args.jobs, args.out)
 
 
 def cell(row: dict[str, Any]) -> tuple[int, int]:

@@ -16,6 +16,8 @@ import pytest
 from ohhell.bots.finish import FEATURES, MOST_LEFT, WIDEST
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
+if str(BENCH) not in sys.path:  # the scripts import their shared helpers (selfplay) from bench/
+    sys.path.insert(0, str(BENCH))
 
 
 def _load() -> ModuleType:

@@ -18,6 +18,8 @@ from ohhell.bots.fastdeal import layout
 from support import decisions
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
+if str(BENCH) not in sys.path:  # the scripts import their shared helpers (selfplay) from bench/
+    sys.path.insert(0, str(BENCH))
 
 
 def _load(name: str) -> ModuleType:
