@@ -38,7 +38,7 @@ from ohhell import Bid, Phase, Rules, apply, chance_action, new_game, observe, s
 from ohhell.bots.calibration import FEATURES, features
 from ohhell.bots.expert import ExpertBot
 from ohhell.bots.shipped import save_weights
-from selfplay import varied_table, write_records
+from selfplay import collect_parser, varied_table, write_records
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "bid_calibration.json"
 
@@ -184,15 +184,14 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("collect", help="play self-play deals and record each bid's playout share and outcome")
-    c.add_argument("--deals", type=int, default=2000)
-    c.add_argument("--first", type=int, default=0, help="the first deal's number")
-    c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--jobs", type=int, default=2)
+    c = collect_parser(
+        sub,
+        "play self-play deals and record each bid's playout share and outcome",
+        deals=2000,
+        seed=0,
+        simulations=320,
+    )
     c.add_argument("--explore", type=float, default=0.3)
-    c.add_argument("--worlds", type=int, default=80)
-    c.add_argument("--simulations", type=int, default=320)
-    c.add_argument("--out", required=True)
     f = sub.add_parser("fit", help="fit the calibration on collected records")
     f.add_argument("files", nargs="+")
     f.add_argument("--ridge", type=float, default=1.0)

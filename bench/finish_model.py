@@ -37,7 +37,7 @@ from ohhell.bots.expert import ExpertBot
 from ohhell.bots.fastdeal import layout, playout, seen_slots, suit_index
 from ohhell.bots.finish import FEATURES, MOST_LEFT, WIDEST
 from ohhell.bots.shipped import save_weights
-from selfplay import varied_table, write_records
+from selfplay import collect_parser, varied_table, write_records
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "finish.json"
 TRAINED_BY = (
@@ -184,14 +184,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("collect", help="play deals and write the finishes as JSON lines")
-    c.add_argument("--deals", type=int, default=600)
-    c.add_argument("--first", type=int, default=0, help="the first deal's number")
-    c.add_argument("--seed", type=int, default=1)
-    c.add_argument("--jobs", type=int, default=2)
-    c.add_argument("--worlds", type=int, default=80)
-    c.add_argument("--simulations", type=int, default=1000)
-    c.add_argument("--out", required=True)
+    collect_parser(sub, "play deals, write the finishes as JSON lines", deals=600, seed=1, simulations=1000)
     f = sub.add_parser("fit", help="count the chances on collected finishes")
     f.add_argument("files", nargs="+")
     f.add_argument("--prior", type=float, default=6.0, help="finishes the neighbours' share is worth")

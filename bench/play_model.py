@@ -33,7 +33,7 @@ from ohhell.bots.expert import ExpertBot
 from ohhell.bots.fastdeal import layout
 from ohhell.bots.playmodel import FEATURES, PlayContext, features, history
 from ohhell.bots.shipped import save_weights
-from selfplay import varied_table, write_records
+from selfplay import collect_parser, varied_table, write_records
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "play_model.json"
 TRAINED_BY = (
@@ -187,14 +187,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("collect", help="play deals and write the choices as JSON lines")
-    c.add_argument("--deals", type=int, default=400)
-    c.add_argument("--first", type=int, default=0, help="the first deal's number")
-    c.add_argument("--seed", type=int, default=1)
-    c.add_argument("--jobs", type=int, default=2)
-    c.add_argument("--worlds", type=int, default=80)
-    c.add_argument("--simulations", type=int, default=1000)
-    c.add_argument("--out", required=True)
+    collect_parser(sub, "play deals and write the choices as JSON lines", deals=400, seed=1, simulations=1000)
     f = sub.add_parser("fit", help="fit the model on collected choices")
     f.add_argument("files", nargs="+")
     f.add_argument("--ridge", type=float, default=1.0)

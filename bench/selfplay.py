@@ -9,6 +9,7 @@ same whichever script changes.
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import sys
@@ -47,3 +48,19 @@ def write_records(
             done += 1
             print(f"\r{done}/{len(jobs)} deals", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
+
+
+def collect_parser(
+    sub: Any, help: str, *, deals: int, seed: int, simulations: int
+) -> argparse.ArgumentParser:
+    """The ``collect`` command's options: which deals, how many processes,
+    the expert's budget, the file to append to."""
+    c: argparse.ArgumentParser = sub.add_parser("collect", help=help)
+    c.add_argument("--deals", type=int, default=deals)
+    c.add_argument("--first", type=int, default=0, help="the first deal's number")
+    c.add_argument("--seed", type=int, default=seed)
+    c.add_argument("--jobs", type=int, default=2)
+    c.add_argument("--worlds", type=int, default=80)
+    c.add_argument("--simulations", type=int, default=simulations)
+    c.add_argument("--out", required=True)
+    return c

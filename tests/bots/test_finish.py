@@ -7,13 +7,14 @@ import random
 
 import pytest
 
-from ohhell import PRESETS, Phase, Scoring, apply, chance_action, new_game, observe, seat_scores, seats_to_ask
+from ohhell import PRESETS, Observation, Phase, Scoring, seat_scores
 from ohhell.bots import get_bot
 from ohhell.bots import treesearch as treesearch_module
 from ohhell.bots.accel import available
 from ohhell.bots.finish import FEATURES, MOST_LEFT, WIDEST, made_chance, made_chances, steered
 from ohhell.bots.treesearch import CardSearch
 from ohhell.scoring import hand_score
+from support import decisions
 
 WIDTH = 2 * WIDEST + 1
 
@@ -85,20 +86,14 @@ def test_only_the_tricks_a_seat_can_still_end_with_are_moved() -> None:
     assert top[4] == pytest.approx(0.5 * 15)
 
 
-def _play_decisions(seed: int) -> list[object]:
-    state = new_game(PRESETS["common"].replace(players=4, hand_sizes=(8,), first_dealer=0))
-    rng = random.Random(seed)
-    bot = get_bot("intermediate")
-    out = []
-    while not state.is_over:
-        if state.is_chance:
-            apply(state, chance_action(state, rng))
-            continue
-        obs = observe(state, seats_to_ask(state)[0])
-        if obs.phase is Phase.PLAY and len(obs.legal_actions) > 1:
-            out.append(obs)
-        apply(state, bot.choose(obs, rng))
-    return out
+def _play_decisions(seed: int) -> list[Observation]:
+    """The card choices among several in a 4-player, 8-card hand of intermediate bots."""
+    rules = PRESETS["common"].replace(players=4, hand_sizes=(8,), first_dealer=0)
+    return [
+        obs
+        for _, obs in decisions(rules, random.Random(seed))
+        if obs.phase is Phase.PLAY and len(obs.legal_actions) > 1
+    ]
 
 
 def test_the_card_search_reads_the_steered_scores() -> None:
@@ -124,9 +119,9 @@ def test_the_steered_search_weighs_alike_compiled_or_not(monkeypatch: pytest.Mon
     # the Python walk's simulations, so a fixed budget decides the same.
     expert = get_bot("expert", worlds=8, simulations=150, steer=True)
     observations = _play_decisions(9)[:12]
-    compiled = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]  # type: ignore[arg-type]
+    compiled = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]
     monkeypatch.setattr(treesearch_module, "compiled_tree", lambda *args: None)
-    python = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]  # type: ignore[arg-type]
+    python = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]
     assert compiled == python
-    again = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]  # type: ignore[arg-type]
+    again = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]
     assert again == python
