@@ -210,7 +210,7 @@ class ExpertBot:
         # Read a simulated hand's score as the expected score given the
         # tricks its greedy finish took (``finish``): real players make
         # their bids from near misses far more often than that policy does.
-        # Off by default: no clear gain measured (docs/performance.md).
+        # Off by default: it measured no gain (docs/performance.md).
         self.steer = made_chances() if steer else None
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
@@ -342,6 +342,9 @@ class ExpertBot:
             budget = self.bid_simulations
             pool = max(16, budget // self.per_world)
         by_bid = {a.bid: a for a in candidates if isinstance(a, Bid)}
+        # Not steered (``steer``): the chances are counted on the bids the
+        # expert made, so they flatter a bid it would not make (its greedy
+        # finish misses it by the hand, not by the policy); with them its bids rose.
         search = BidSearch(
             obs,
             rng,
@@ -353,10 +356,6 @@ class ExpertBot:
             others_greedy=self.others_greedy,
             noise=self.noise,
             per_world=self.per_world,
-            # Not steered: the chances are counted on the bids the expert made,
-            # so they flatter a bid it would not make (its greedy finish misses
-            # it by the hand, not by the policy); with them its bids rose.
-            steer=None,
         )
         # At least ``min_worlds`` simulations a bid before the clock is read,
         # and never fewer than one a bid (UCT tries each bid once before it

@@ -12,8 +12,8 @@ scores into its expected score given the greedy finish's tricks.
 
 The chances come from ``data/finish.json``: for each number of tricks
 left to play (1 to 10, longer hands read 10) and each gap between the
-greedy finish's tricks and the bid (-3 to +3; a finish further off does not make it),
-the share of such finishes in which the seat made its bid.
+greedy finish's tricks and the bid (-3 to +3; a finish further off
+does not make it), the share of such finishes in which the seat made its bid.
 ``bench/finish_model.py`` counts them in the expert's self-play and writes
 the file.
 """
@@ -61,7 +61,7 @@ def steered(row: Sequence[float], bid: int, taken: int, left: int, chances: Sequ
     low, high = taken, taken + left
     if not low <= bid <= high:
         return list(row)
-    near = [t for t in (bid - 1, bid + 1) if low <= t <= high and t < len(row)]
+    near = [t for t in (bid - 1, bid + 1) if low <= t <= high]
     miss = sum(row[t] for t in near) / len(near) if near else row[bid]
     out = []
     for t, score in enumerate(row):

@@ -116,6 +116,10 @@ class CardSearch:
         rules = obs.rules
         first_bidder = (obs.dealer + 1) % n
         most = obs.hand_size
+        # With ``steer`` (the chances of ``finish``), a seat's score by the
+        # tricks the greedy finish took is its expected score given them:
+        # real players steer towards their bids better than that policy.
+        left = most - sum(obs.taken)
 
         def table(bids: Sequence[int]) -> list[list[float]]:
             scores = seat_scores(
@@ -132,10 +136,6 @@ class CardSearch:
                 rows = [steered(row, bid, taken, left, steer) for row, bid, taken in seats]
             return rows
 
-        # With ``steer`` (the chances of ``finish``), a seat's score by the
-        # tricks the greedy finish took is its expected score given them:
-        # real players steer towards their bids better than that policy.
-        left = most - sum(obs.taken)
         self._table = table
         # The bids the seats chase in a simulation, each set once with its
         # scores (``seat_scores``: by seat, by tricks taken); and for each world
@@ -477,7 +477,6 @@ class BidSearch(CardSearch):
         others_greedy: bool = False,
         noise: float = 0.0,
         per_world: int = 3,
-        steer: Sequence[float] | None = None,
     ) -> None:
         # Set before the pool is dealt: each world's bids come from them.
         self.candidates = sorted(candidates)
@@ -485,15 +484,7 @@ class BidSearch(CardSearch):
         self.edges: list[_Edge] = [[0, 0.0, 0, None] for _ in self.candidates]
         self.made = [0] * len(self.candidates)
         super().__init__(
-            obs,
-            rng,
-            weigh,
-            pool=pool,
-            c=c,
-            others_greedy=others_greedy,
-            noise=noise,
-            per_world=per_world,
-            steer=steer,
+            obs, rng, weigh, pool=pool, c=c, others_greedy=others_greedy, noise=noise, per_world=per_world
         )
 
     def _root_bids(self) -> int | None:
