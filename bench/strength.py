@@ -153,6 +153,7 @@ def one_deal(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
     ours = [game(s) for s in range(n)]
     diffs = [ours[s].seats[s].score - base.seats[s].score for s in range(n)]
     return {
+        "seed": seed,  # with the deal, names its cards (bench/paired.py matches runs by both)
         "deal": deal,
         "dealer": base.dealer,
         "diff": sum(diffs) / n,
