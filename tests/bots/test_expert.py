@@ -163,3 +163,23 @@ def test_a_normalised_bid_model_gives_each_world_a_probability_over_the_bids() -
     guessed, _ = guess_bids(obs, lay, masks, suit_index(obs.trump), 1.2, -0.4)
     dealer = 1.2 * estimate_tricks(lay, masks[0], suit_index(obs.trump), 4) - 0.4
     assert guessed[0] == max(0, min(3, round(dealer)))
+
+
+def test_a_fixed_simulation_budget_fixes_the_flat_decisions_too() -> None:
+    # R-TRUMP-BIDDER: under Okenuff trump is named by the highest bidder, so the
+    # bids are made, and trump named, by flat playouts rather than the tree. A
+    # budget of simulations (no time) fixes how many worlds those see too, so
+    # they are as reproducible from the seed as the searched decisions.
+    rules = PRESETS["okenuff"].replace(hand_sizes=(5,), first_dealer=0, bid_changes=False)
+    state = new_game(rules)
+    apply(state, _deal(rules, ["AS KS QS 2H 3D", "5C 6C 7C 8C 9C", "2S 3S 4S 5S 6S", "2D 4D 6D 8D TD"], None))
+    bot = get_bot("expert", simulations=200)  # and the default seconds=1, which must not rule
+    bids = [bot.analyse(observe(state, 1), random.Random(s)) for s in (5, 5)]
+    assert [(e.action, e.expected) for e in bids[0]] == [(e.action, e.expected) for e in bids[1]]
+    # A world for every four simulations (candidates clearly worse are dropped sooner).
+    assert max(e.worlds for e in bids[0]) == 50
+    for seat, bid in ((1, 1), (2, 0), (3, 1), (0, 2)):
+        apply(state, Bid(seat, bid))
+    naming = bot.analyse(observe(state, 0), random.Random(6))
+    assert {type(e.action) for e in naming} == {NameTrump}
+    assert max(e.worlds for e in naming) == 50

@@ -265,14 +265,15 @@ class ExpertBot:
         evaluate = self._evaluator(obs, lay, candidates, hits)
         likelihood = self.world_likelihood(obs, lay)
         checkpoint = 16
+        fixed = self._flat_worlds()
         while True:
             hands = sample_hands(obs, rng)
             weights.append(likelihood(lay.masks(hands)) if likelihood is not None else 1.0)
             for i, value in zip(active, evaluate(hands, active), strict=True):
                 values[i].append(value)
             count += 1
-            if self.worlds is not None:
-                if count >= self.worlds:
+            if fixed is not None:
+                if count >= fixed:
                     break
             elif count >= self.min_worlds and time.perf_counter() >= deadline:
                 break
@@ -366,6 +367,18 @@ class ExpertBot:
             search.run(simulations=len(by_bid) * max(1, self.min_worlds))
             search.run(deadline=deadline)
         return [Evaluation(by_bid[b], mean, visits, made) for b, visits, mean, made in search.ranked_bids()]
+
+    def _flat_worlds(self) -> int | None:
+        """Worlds for one flat evaluation (None: until the time is up). A
+        fixed ``simulations`` budget fixes it too (a world for every four, as
+        ``worlds`` gives the search four simulations a world), so trump naming
+        and the bids made before trump is named are as reproducible from the
+        seed as the searched decisions, not timed."""
+        if self.worlds is not None:
+            return self.worlds
+        if self.simulations is not None:
+            return max(self.min_worlds, self.simulations // 4)
+        return None
 
     def _budget(self) -> tuple[int | None, int]:
         """Simulations for one search (None: until the time is up) and the worlds in its pool."""
