@@ -16,7 +16,9 @@ Opponents:
   ``--ours bid`` or ``--ours play`` lets our bot make only those decisions
   (an ISMCTS(1000) makes the rest), to see where it gains;
 - any of our levels, with options (``intermediate``, ``ismcts:simulations=200``,
-  ``expert:worlds=40``), on any preset, player count and hand sizes.
+  ``expert:worlds=40``), on any preset, player count and hand sizes. A
+  seat's score is its total, except under Okenuff's scoring, where players
+  settle on the differences: there it is the seat's net after settling.
 
     python bench/strength.py --bot expert:worlds=80 --opponent openspiel-ismcts:1000 --deals 200 --jobs 2
     python bench/strength.py --bot expert:worlds=40 --opponent intermediate --preset pagat --players 5 \\
@@ -41,7 +43,7 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
-from ohhell import apply, chance_action, make_rules, new_game, observe, seats_to_ask
+from ohhell import Scoring, apply, chance_action, make_rules, new_game, observe, seats_to_ask, settlement_net
 from ohhell.bots import get_bot
 from ohhell.rules import Rules
 
@@ -103,10 +105,14 @@ def play_ours(rules: Rules, deal: int, specs: list[str], seed: int) -> Game:
             break
     first = state.results[0]
     exact = [state.exact[s] / len(state.results) for s in range(rules.players)]
+    # What a seat takes home: its total, or under Okenuff, where players settle
+    # on the differences (R-SETTLE), its net after settling with every other.
+    # A seat that sets another at a cost to itself gains there, not in its total.
+    scores = settlement_net(state.totals) if rules.scoring is Scoring.OKENUFF else state.totals
     return Game(
         dealer if dealer is not None else 0,
         [
-            Seat(state.totals[s], first.bids[s], exact[s] >= 1.0, times[s], first.tricks[s])
+            Seat(scores[s], first.bids[s], exact[s] >= 1.0, times[s], first.tricks[s])
             for s in range(rules.players)
         ],
     )

@@ -68,3 +68,17 @@ def test_bid_errors_count_seats_that_took_more_or_fewer_than_they_bid() -> None:
     assert errors["theirs"]["over"] == 0.0 and errors["theirs"]["under"] == 0.0
     # Rows written before tricks were recorded leave the count out rather than guess.
     assert strength.bid_errors([_row([1], [1], [11], [11]) | {"dealer": 0}]) == {}
+
+
+def test_under_okenuff_a_seat_scores_its_net_after_settling() -> None:
+    # R-SETTLE: Okenuff's players settle on the differences of their totals, so
+    # a seat's result is what it nets (it sums to zero over the table); under
+    # other scoring it is the seat's total.
+    strength = _strength()
+    okenuff = strength.make_rules("okenuff", {"hand-sizes": "4"})
+    game = strength.play_ours(okenuff, 3, ["intermediate"] * 4, 5)
+    nets = [seat.score for seat in game.seats]
+    assert sum(nets) == 0 and any(nets)
+    pagat = strength.make_rules("pagat", {"players": "4", "hand-sizes": "4"})
+    totals = [seat.score for seat in strength.play_ours(pagat, 3, ["intermediate"] * 4, 5).seats]
+    assert all(t >= 0 for t in totals) and sum(totals) > 0  # pagat scores no negative totals

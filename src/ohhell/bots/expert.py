@@ -53,6 +53,7 @@ from .. import (
     hook,
     sample_hands,
     score_hand,
+    trump_namer,
 )
 from .accel import compiled_playout
 from .calibration import made_chance
@@ -496,9 +497,8 @@ class ExpertBot:
         def namer_and_trump(bids: Sequence[int], masks: list[int]) -> tuple[int | None, int]:
             if obs.trump_decided:
                 return obs.trump_namer, suit_index(obs.trump)
-            first = (obs.dealer + 1) % n
-            order = [(first + i) % n for i in range(n)]
-            namer = max(order, key=lambda s: (bids[s], -order.index(s)))
+            namer = trump_namer(rules, obs.dealer, bids)
+            assert namer is not None  # every seat has a bid here
             return namer, _longest_suit(lay, masks[namer])
 
         if obs.phase is Phase.BID:
