@@ -3,6 +3,7 @@ and settling-aware under Okenuff (R-OKENUFF-TABLE)."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -183,3 +184,67 @@ def test_a_fixed_simulation_budget_fixes_the_flat_decisions_too() -> None:
     naming = bot.analyse(observe(state, 0), random.Random(6))
     assert {type(e.action) for e in naming} == {NameTrump}
     assert max(e.worlds for e in naming) == 50
+
+
+def test_before_trump_is_named_a_later_bidder_is_guessed_with_its_own_suit_as_trump() -> None:
+    # R-TRUMP-BIDDER: trump is named by the highest bidder after the bids, so a
+    # seat still to bid cannot know it; it is guessed as bidding for the suit it
+    # would name itself (its longest), not the searching seat's longest suit.
+    from ohhell.bots.expert import guess_bids, trick_estimator
+    from ohhell.bots.fastdeal import layout
+
+    rules = PRESETS["okenuff"].replace(hand_sizes=(3,), first_dealer=0, bid_changes=False)
+    hands = ["2C 3C 4C", "AS KS QS", "2D 3D 4D", "2H 3H 4H"]
+    state = new_game(rules)
+    apply(state, _deal(rules, hands, None))
+    obs = observe(state, 1)  # the first to bid: everyone else is still to bid
+    assert not obs.trump_decided
+    lay = layout(rules)
+    masks = lay.masks([parse_cards(h) for h in hands])
+    bids, ests = guess_bids(obs, lay, masks, None)
+    spades, clubs, diamonds, hearts = 3, 0, 1, 2
+    assert lay.suit[lay.slots_of[Card.parse("AS")][0]] == spades
+    assert lay.suit[lay.slots_of[Card.parse("2C")][0]] == clubs
+    # Seat 0's three low clubs as trump are worth more than as a side suit
+    # under the searching seat's spades.
+    own = trick_estimator(lay, clubs, 4)(masks[0])
+    assert ests[0] == own and own > trick_estimator(lay, spades, 4)(masks[0])
+    assert ests[2] == trick_estimator(lay, diamonds, 4)(masks[2])
+    assert ests[3] == trick_estimator(lay, hearts, 4)(masks[3])
+    assert bids == [min(3, round(e)) for e in ests]  # a guess is a bid a 3-card hand can make
+    # Once trump is known every seat is guessed under it.
+    named, _ = guess_bids(obs, lay, masks, spades)
+    assert named[0] == round(trick_estimator(lay, spades, 4)(masks[0]))
+
+
+def test_bids_made_before_trump_was_named_are_read_for_the_bidders_own_suit() -> None:
+    # R-TRUMP-BIDDER: under Okenuff the bids come before trump is named, so once
+    # it is named the worlds are still weighed by how each hand fits its bid
+    # for the suit that bidder would have named itself (its longest), not for
+    # the trump named later.
+    from ohhell.bots.expert import ExpertBot, trick_estimator
+    from ohhell.bots.fastdeal import layout
+
+    rules = PRESETS["okenuff"].replace(hand_sizes=(3,), first_dealer=0, bid_changes=False)
+    hands = ["2C 3C 4C", "AS KS QS", "2D 3D 5H", "2H 3H 4H"]
+    state = new_game(rules)
+    apply(state, _deal(rules, hands, None))
+    for seat, bid in ((1, 3), (2, 0), (3, 1), (0, 1)):
+        apply(state, Bid(seat, bid))
+    apply(state, NameTrump(1, Suit.SPADES))
+    obs = observe(state, 2)
+    assert obs.trump_decided and obs.trump is Suit.SPADES
+    lay = layout(rules)
+    masks = lay.masks([parse_cards(h) for h in hands])
+    spread = 2.0 * 0.8**2
+    likelihood = ExpertBot(bid_spread=0.8, bid_trust=1.0)._bid_likelihood(obs, lay)
+    assert likelihood is not None
+
+    def fit(seat: int, suit: int) -> float:
+        expected = trick_estimator(lay, suit, 4)(masks[seat])
+        return math.exp(-((obs.bids[seat] - expected) ** 2) / spread)  # type: ignore[operator]
+
+    clubs, hearts, spades = 0, 2, 3
+    own = fit(0, clubs) * fit(1, spades) * fit(3, hearts)
+    assert likelihood(masks) == pytest.approx(own)
+    assert own != pytest.approx(fit(0, spades) * fit(1, spades) * fit(3, spades))

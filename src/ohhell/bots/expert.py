@@ -49,6 +49,7 @@ from .. import (
     Phase,
     Play,
     Scoring,
+    TrumpMode,
     bidding_order,
     hook,
     sample_hands,
@@ -430,6 +431,9 @@ class ExpertBot:
         played_masks = {s: sum(1 << lay.slots_of[c][0] for c in set(played[s])) for s in bidders}
 
         estimate = trick_estimator(lay, trump, n)
+        # R-TRUMP-BIDDER: the bids were made before trump was named, each (as
+        # ``guess_bids`` has it) for the suit the bidder would name itself.
+        named_later = obs.rules.trump is TrumpMode.BIDDER
         scale, shift = self.bid_scale, self.bid_shift
         bids = range(obs.hand_size + 1)
         totals: dict[float, float] = {}
@@ -447,7 +451,11 @@ class ExpertBot:
         def likelihood(masks: Sequence[int]) -> float:
             weight = 1.0
             for s in bidders:
-                expected = scale * estimate(masks[s] | played_masks[s]) + shift
+                dealt = masks[s] | played_masks[s]
+                if named_later:
+                    expected = scale * trick_estimator(lay, _longest_suit(lay, dealt), n)(dealt) + shift
+                else:
+                    expected = scale * estimate(dealt) + shift
                 fit = math.exp(-((obs.bids[s] - expected) ** 2) / spread)  # type: ignore[operator]
                 if normalize:
                     fit /= total(expected)
@@ -507,12 +515,7 @@ class ExpertBot:
                 masks, _, unseen = world_masks(hands)
                 trump = suit_index(obs.trump) if obs.trump_decided else -1
                 base, ests = guess_bids(
-                    obs,
-                    lay,
-                    masks,
-                    trump if obs.trump_decided else _longest_suit(lay, masks[me]),
-                    self.bid_scale,
-                    self.bid_shift,
+                    obs, lay, masks, trump if obs.trump_decided else None, self.bid_scale, self.bid_shift
                 )
                 out = []
                 for i in active:
@@ -571,18 +574,24 @@ def guess_bids(
     obs: Observation,
     lay: Layout,
     masks: Sequence[int],
-    trump: int,
+    trump: int | None,
     scale: float = 1.0,
     shift: float = 0.0,
 ) -> tuple[list[int], list[float]]:
     """Every seat's bid in a sampled world: the bids made, and for the seats
     still to bid the bid expected of their hand (``scale`` x its trick
     estimate + ``shift``) rounded. The expectations come too (a made bid is
-    its own)."""
+    its own). ``trump`` None: trump is named after the bids (R-TRUMP-BIDDER),
+    so each seat is estimated as bidding with its own longest suit as trump,
+    the suit it would name (not the suit the searching seat would)."""
     bids, ests = [], []
-    estimate = trick_estimator(lay, trump, obs.players)
+    players = obs.players
     for s, known in enumerate(obs.bids):
-        est = float(known) if known is not None else scale * estimate(masks[s]) + shift
+        if known is None:
+            own = _longest_suit(lay, masks[s]) if trump is None else trump
+            est = scale * trick_estimator(lay, own, players)(masks[s]) + shift
+        else:
+            est = float(known)
         bids.append(known if known is not None else max(0, min(obs.hand_size, round(est))))
         ests.append(est)
     return bids, ests
