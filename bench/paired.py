@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 from pathlib import Path
 from typing import Any
+
+from strength import mean_ci
 
 Row = dict[str, Any]
 
@@ -76,15 +77,11 @@ def pair(a: list[list[Row]], b: list[list[Row]]) -> list[tuple[Row, Row]]:
                 )
             pairs.append((row, other))
     if not pairs:
-        raise RowsError("no deal is in both runs: were they made with the same seed?")
+        raise RowsError(
+            "no deal is in both runs: were they made with the same seed? "
+            "(rows are matched by seed and deal; rows written before the seed was recorded have none)"
+        )
     return pairs
-
-
-def mean_ci(values: list[float]) -> tuple[float, float]:
-    m = statistics.fmean(values)
-    if len(values) < 2:
-        return m, float("nan")
-    return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
 def compare(pairs: list[tuple[Row, Row]]) -> dict[str, Any]:

@@ -17,6 +17,8 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 def _load(name: str) -> ModuleType:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))  # paired.py imports strength.py beside it, as when run
     spec = importlib.util.spec_from_file_location(f"{name}_bench", BENCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
