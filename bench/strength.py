@@ -43,7 +43,17 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
-from ohhell import Scoring, apply, chance_action, make_rules, new_game, observe, seats_to_ask, settlement_net
+from ohhell import (
+    RulesError,
+    Scoring,
+    apply,
+    chance_action,
+    make_rules,
+    new_game,
+    observe,
+    seats_to_ask,
+    settlement_net,
+)
 from ohhell.bots import get_bot
 from ohhell.rules import Rules
 
@@ -376,6 +386,11 @@ def main() -> None:
         try:
             openspiel_bridge.load_game(a.size, a.players)
         except ValueError as error:
+            parser.error(str(error))
+    else:
+        try:  # the rules once here, so a bad setting is named before any deal is played
+            make_rules(a.preset, options)
+        except RulesError as error:
             parser.error(str(error))
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []

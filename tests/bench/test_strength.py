@@ -10,6 +10,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
@@ -82,3 +84,15 @@ def test_under_okenuff_a_seat_scores_its_net_after_settling() -> None:
     pagat = strength.make_rules("pagat", {"players": "4", "hand-sizes": "4"})
     totals = [seat.score for seat in strength.play_ours(pagat, 3, ["intermediate"] * 4, 5).seats]
     assert all(t >= 0 for t in totals) and sum(totals) > 0  # pagat scores no negative totals
+
+
+def test_a_setting_the_rules_refuse_is_named_before_any_deal_is_played(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    strength = _strength()
+    argv = ["strength.py", "--bot", "intermediate", "--opponent", "beginner", "--preset", "okenuff"]
+    monkeypatch.setattr(sys, "argv", [*argv, "--players", "3", "--deals", "1"])
+    with pytest.raises(SystemExit) as stop:
+        strength.main()
+    assert stop.value.code == 2
+    assert "Okenuff's rules are for exactly 4 players, not 3" in capsys.readouterr().err
