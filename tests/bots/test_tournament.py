@@ -163,3 +163,19 @@ def test_plot_without_matplotlib_fails_before_playing(capsys: pytest.CaptureFixt
     assert _main(["tournament", "--deals", "1", "--plot", "chart.png"]) == 2
     captured = capsys.readouterr()
     assert "needs matplotlib" in captured.err and "deals [" not in captured.err
+
+
+def test_under_okenuff_a_bot_scores_what_it_nets_after_settling() -> None:
+    # R-SETTLE: Okenuff's players settle on the differences, so a bot's result
+    # is its net. Two bots holding two seats each: what one nets in a deal the
+    # other pays. (Under other scoring the results are the bots' own scores.)
+    okenuff = PRESETS["okenuff"].replace(hand_sizes=(3, 2))
+    result = run_tournament(["intermediate", "random"], okenuff, 4, seed=2, progress=False)
+    for deal in result.per_deal:
+        first, second = deal
+        assert first is not None and second is not None
+        assert first + second == pytest.approx(0.0)
+    means = {s.name: s.mean for s in result.stats}
+    assert means["intermediate"] > 0 > means["random"]
+    pagat = run_tournament(["intermediate", "random"], SMALL, 4, seed=2, progress=False)
+    assert all(a is not None and b is not None and a + b > 0 for a, b in pagat.per_deal)

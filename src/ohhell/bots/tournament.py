@@ -3,7 +3,8 @@
 Luck is the largest part of one hand of Oh Hell, so bots are compared on the
 same cards: every deal is replayed with the bots rotated through every seat,
 and a bot's result for a deal is its mean score per hand over all the seats it
-held. Those per-deal means are the sample units of the mean and its 95%
+held (under Okenuff's scoring, where players settle on the differences, its
+mean net per hand after settling). Those per-deal means are the sample units of the mean and its 95%
 confidence interval, and paired differences between bots come from the same
 deals. A deal is one hand (a single-hand match whose size follows the rules'
 schedule in turn, the dealer moving one seat per deal); with ``matches=True`` it
@@ -27,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .. import Rules, TieBreak, TrumpMode
+from .. import Rules, Scoring, TieBreak, TrumpMode, settlement_net
 from ..describe import plural
 from .base import Bot, UnknownBotError, bot_names, get_bot, play_match
 
@@ -207,8 +208,14 @@ def _play_deals(job: _Job) -> list[_DealOutcome]:
                 chance_rng=random.Random(f"ohhell-tournament/{job.seed}/{index}/chance"),
                 timings=timings,
             )
+            # Under Okenuff players settle on the differences (R-SETTLE): a bot's
+            # result is what it nets from each hand, which a bot that sets
+            # another at some cost to itself gains, not its own score.
+            settle = rules.scoring is Scoring.OKENUFF
             for seat, b in enumerate(seats):
-                outcome.score[b] += sum(r.scores[seat] for r in state.results)
+                outcome.score[b] += sum(
+                    settlement_net(r.scores)[seat] if settle else r.scores[seat] for r in state.results
+                )
                 outcome.hands[b] += len(state.results)
                 outcome.exact[b] += state.exact[seat]
                 outcome.times[b].extend(timings[seat])
