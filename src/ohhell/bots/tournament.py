@@ -212,10 +212,9 @@ def _play_deals(job: _Job) -> list[_DealOutcome]:
             # result is what it nets from each hand, which a bot that sets
             # another at some cost to itself gains, not its own score.
             settle = rules.scoring is Scoring.OKENUFF
+            hands = [settlement_net(r.scores) if settle else r.scores for r in state.results]
             for seat, b in enumerate(seats):
-                outcome.score[b] += sum(
-                    settlement_net(r.scores)[seat] if settle else r.scores[seat] for r in state.results
-                )
+                outcome.score[b] += sum(hand[seat] for hand in hands)
                 outcome.hands[b] += len(state.results)
                 outcome.exact[b] += state.exact[seat]
                 outcome.times[b].extend(timings[seat])
