@@ -419,15 +419,16 @@ def test_slow_and_crowding_connections_are_closed(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-c", SERVER, f"sqlite:///{tmp_path / 's.db'}", str(port)])
     try:
         _wait_for(port)
-        slow = []
-        for _ in range(3):
-            s = socket.create_connection(("127.0.0.1", port), timeout=20)
-            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finishes its head
-            slow.append(s)
-        crowd = socket.create_connection(("127.0.0.1", port), timeout=20)
-        assert crowd.recv(100) == b""  # a fourth waiting connection from one address: closed at once
-        for s in slow:  # each slow one is closed after the head timeout (0.5 s), not kept for ever
-            assert s.recv(100) == b""
+        with contextlib.ExitStack() as sockets:  # the test's own ends closed, whatever happens
+            slow = []
+            for _ in range(3):
+                s = sockets.enter_context(socket.create_connection(("127.0.0.1", port), timeout=20))
+                s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finishes its head
+                slow.append(s)
+            crowd = sockets.enter_context(socket.create_connection(("127.0.0.1", port), timeout=20))
+            assert crowd.recv(100) == b""  # a fourth waiting connection from one address: closed at once
+            for s in slow:  # each slow one is closed after the head timeout (0.5 s), not kept for ever
+                assert s.recv(100) == b""
         with socket.create_connection(("127.0.0.1", port), timeout=20) as ok:
             ok.sendall(b"GET /api/options HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             assert ok.recv(100).startswith(b"HTTP/1.1 200")
