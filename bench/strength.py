@@ -216,26 +216,34 @@ def exact_by_bid(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
 
 
-def by_bid_against_theirs(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def by_bid_against_theirs(
+    rows: list[dict[str, Any]], position: int | None = None
+) -> dict[str, dict[str, Any]]:
     """Seats split by how our bid compared with the opponent's on the same
     cards in the same seat (the baseline): lower, the same, higher.
 
     For each: how many seats, our score minus theirs there, what that adds
     to the difference a deal, and both exact-bid rates. Where the bids agree
     the seats differ by card play alone (in a whole match: the first hand's
-    bids)."""
+    bids). ``position`` (1 = first to bid) keeps only the seats bidding
+    there; the shares are then of the difference that position adds a deal."""
     groups: dict[str, list[tuple[float, bool, bool]]] = {"lower": [], "same": [], "higher": []}
     seats = 0
     for r in rows:
-        for ours, theirs, a, b, x, y in zip(
-            r["ours_bids"],
-            r["theirs_bids"],
-            r["ours_scores"],
-            r["theirs_scores"],
-            r["ours_exacts"],
-            r["theirs_exacts"],
-            strict=True,
+        n = len(r["ours_bids"])
+        for s, (ours, theirs, a, b, x, y) in enumerate(
+            zip(
+                r["ours_bids"],
+                r["theirs_bids"],
+                r["ours_scores"],
+                r["theirs_scores"],
+                r["ours_exacts"],
+                r["theirs_exacts"],
+                strict=True,
+            )
         ):
+            if position is not None and (s - r["dealer"] - 1) % n != position - 1:
+                continue
             seats += 1
             if ours is None or theirs is None:
                 continue
@@ -324,6 +332,10 @@ def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) 
         },
         "exact_by_bid": exact_by_bid(rows),
         "by_bid_against_theirs": by_bid_against_theirs(rows),
+        # Where each bidding position's difference comes from: its bids or its play.
+        "by_bid_against_theirs_by_position": {
+            str(p + 1): by_bid_against_theirs(rows, p + 1) for p in sorted(positions)
+        },
         "bid_errors": bid_errors(rows),
         "by_bidding_position": {
             str(p + 1): {"diff": round(mean_ci(v)[0], 3), "ci95": round(mean_ci(v)[1], 3)}

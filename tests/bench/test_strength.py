@@ -55,6 +55,18 @@ def test_seats_are_split_by_our_bid_against_theirs() -> None:
     seats = [a - b for r in rows for a, b in zip(r["ours_scores"], r["theirs_scores"], strict=True)]
     assert abs(total - sum(seats) / len(seats)) < 1e-2
     assert split["lower"]["exact_ours"] == 0.0 and split["lower"]["exact_theirs"] == 1.0
+    # By bidding position: dealer 3 in the first row and 0 in the second, so
+    # the first to bid is seat 0 there and seat 1 here.
+    rows[0]["dealer"], rows[1]["dealer"] = 3, 0
+    first = strength.by_bid_against_theirs(rows, position=1)
+    assert first["lower"]["seats"] == 1 and first["lower"]["diff"] == -10.0  # seat 0, first row
+    assert first["same"]["seats"] == 1 and first["same"]["diff"] == -11.0  # seat 1, second row
+    assert "higher" not in first
+    # Each position's shares add up to that position's mean difference.
+    shares = first["lower"]["share_of_diff_per_deal"] + first["same"]["share_of_diff_per_deal"]
+    assert abs(shares - (-10 - 11) / 2) < 1e-9
+    by_position = [strength.by_bid_against_theirs(rows, p) for p in (1, 2, 3, 4)]
+    assert sum(v["seats"] for split_p in by_position for v in split_p.values()) == 8
 
 
 def test_bid_errors_count_seats_that_took_more_or_fewer_than_they_bid() -> None:
