@@ -452,10 +452,8 @@ class ExpertBot:
             weight = 1.0
             for s in bidders:
                 dealt = masks[s] | played_masks[s]
-                if named_later:
-                    expected = scale * trick_estimator(lay, _longest_suit(lay, dealt), n)(dealt) + shift
-                else:
-                    expected = scale * estimate(dealt) + shift
+                tricks = _own_suit_estimate(lay, dealt, n) if named_later else estimate(dealt)
+                expected = scale * tricks + shift
                 fit = math.exp(-((obs.bids[s] - expected) ** 2) / spread)  # type: ignore[operator]
                 if normalize:
                     fit /= total(expected)
@@ -586,10 +584,11 @@ def guess_bids(
     the suit it would name (not the suit the searching seat would)."""
     bids, ests = [], []
     players = obs.players
+    estimate = trick_estimator(lay, trump, players) if trump is not None else None
     for s, known in enumerate(obs.bids):
         if known is None:
-            own = _longest_suit(lay, masks[s]) if trump is None else trump
-            est = scale * trick_estimator(lay, own, players)(masks[s]) + shift
+            hand = masks[s]
+            est = scale * (estimate(hand) if estimate else _own_suit_estimate(lay, hand, players)) + shift
         else:
             est = float(known)
         bids.append(known if known is not None else max(0, min(obs.hand_size, round(est))))
@@ -655,6 +654,13 @@ def _survivors(values: list[list[float]], weights: list[float], active: list[int
         if mean <= 3.0 * math.sqrt(var / effective) + 1e-9:
             keep.append(i)
     return keep
+
+
+def _own_suit_estimate(lay: Layout, hand: int, players: int) -> float:
+    """The tricks ``hand`` is estimated at with its own longest suit as trump:
+    what a seat bids for when trump is named after the bids (R-TRUMP-BIDDER)
+    and it would name that suit itself."""
+    return trick_estimator(lay, _longest_suit(lay, hand), players)(hand)
 
 
 def _longest_suit(lay: Layout, hand: int) -> int:

@@ -193,6 +193,11 @@ def deal_rules(rules: Rules, index: int) -> Rules:
 
 def _play_deals(job: _Job) -> list[_DealOutcome]:
     m, n = len(job.bots), job.rules.players
+    # Under Okenuff players settle on the differences (R-SETTLE): a bot's
+    # result is what it nets from each hand, which a bot that sets another
+    # at some cost to itself gains, not its own score. (``deal_rules``
+    # never changes the scoring.)
+    settle = job.rules.scoring is Scoring.OKENUFF
     out = []
     for index in job.indices:
         rules = job.rules if job.matches else deal_rules(job.rules, index)
@@ -208,10 +213,6 @@ def _play_deals(job: _Job) -> list[_DealOutcome]:
                 chance_rng=random.Random(f"ohhell-tournament/{job.seed}/{index}/chance"),
                 timings=timings,
             )
-            # Under Okenuff players settle on the differences (R-SETTLE): a bot's
-            # result is what it nets from each hand, which a bot that sets
-            # another at some cost to itself gains, not its own score.
-            settle = rules.scoring is Scoring.OKENUFF
             hands = [settlement_net(r.scores) if settle else r.scores for r in state.results]
             for seat, b in enumerate(seats):
                 outcome.score[b] += sum(hand[seat] for hand in hands)
