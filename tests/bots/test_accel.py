@@ -174,6 +174,25 @@ def test_the_compiled_search_weighs_every_action_as_the_python_one(
 
 
 @needs_extra
+@pytest.mark.parametrize(("preset", "hand_size"), [("common", 10), ("okenuff", 6)])
+def test_with_overtricks_the_compiled_search_weighs_every_action_as_the_python_one(
+    monkeypatch: pytest.MonkeyPatch, preset: str, hand_size: int
+) -> None:
+    # R-SC-TRICKS-BONUS, R-SETTLE: the simulations in which the others play on
+    # for a trick more are drawn once, for both walks, so they stay alike; and
+    # the option changes what the search finds.
+    expert = get_bot("expert", worlds=8, simulations=150, overtricks=0.5)
+    plain = get_bot("expert", worlds=8, simulations=150)
+    observations = [obs for obs in _decisions(hand_size, 19, preset) if len(obs.legal_actions) > 1]
+    compiled = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]
+    without = [plain.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]
+    monkeypatch.setattr(treesearch_module, "compiled_tree", lambda *args: None)
+    python = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]
+    assert compiled == python
+    assert compiled != without
+
+
+@needs_extra
 def test_a_full_tree_stops_growing_alike_compiled_or_not(monkeypatch: pytest.MonkeyPatch) -> None:
     # Past its most nodes a tree is walked but not grown; both walks stop at the same node.
     monkeypatch.setattr(treesearch_module, "MAX_NODES", 12)

@@ -202,3 +202,30 @@ def test_the_bid_search_is_reproducible_from_its_seed() -> None:
     again = bot.analyse(observe(state, 1), random.Random(5))
     assert first == again
     assert sum(e.worlds for e in first) == 200  # every simulation went to one bid
+
+
+def test_with_overtricks_the_others_play_on_for_one_more_trick_in_that_share_of_simulations() -> None:
+    # R-SC-TRICKS-BONUS: the finish of a simulation chases each seat's target;
+    # with ``overtricks`` every other seat's target is its bid plus one in about
+    # that share of the simulations (our own stays our bid), while every
+    # score is still read at the bids made.
+    state = _play_until_cards("common", {"players": "4", "hand-sizes": "10"}, seed=3)
+    obs = observe(state, seats_to_ask(state)[0])
+    me = obs.seat
+    bids = [b if b is not None else 0 for b in obs.bids]
+    raised = tuple(b if s == me else b + 1 for s, b in enumerate(bids))
+    for share, lowest, highest in ((0.0, 0, 0), (0.5, 0.4, 0.6), (1.0, 1, 1)):
+        search = CardSearch(obs, random.Random(7), None, pool=20, overtricks=share)
+        search.arrays = None  # the Python walk, whose finish is watched here
+        seen: list[tuple[int, ...]] = []
+        finish = search.finish
+
+        def watched(*args: object, finish: object = finish, seen: list[tuple[int, ...]] = seen) -> list[int]:
+            seen.append(tuple(args[5]))  # type: ignore[arg-type]
+            return finish(*args)  # type: ignore[operator, no-any-return]
+
+        search.finish = watched
+        search.run(simulations=400)
+        assert set(seen) <= {tuple(bids), raised}
+        assert lowest <= seen.count(raised) / len(seen) <= highest
+        assert search.bidsets == [tuple(bids)]  # the scores: the bids made

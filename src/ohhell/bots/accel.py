@@ -108,7 +108,14 @@ def compiled_playout(lay: Layout) -> Playout | None:
 class Tree(Protocol):
     """A search's tree held in arrays and walked by compiled code (``compiled.Tree``)."""
 
-    def run(self, search: Any, picks: list[int], bid_draws: list[float], card_draws: list[float]) -> None: ...
+    def run(
+        self,
+        search: Any,
+        picks: list[int],
+        bid_draws: list[float],
+        card_draws: list[float],
+        overs: list[bool],
+    ) -> None: ...
 
     def root_edge(self, key: int) -> tuple[int, float]: ...
 

@@ -322,8 +322,10 @@ def search(
     picks: Any,
     bid_draws: Any,
     card_draws: Any,
+    overs: Any,
     bidset_of: Any,
     bidsets: Any,
+    over_bidsets: Any,
     scores: Any,
     relative: bool,
     taken0: Any,
@@ -351,7 +353,9 @@ def search(
     A transcription of the Python walk, keeping its order of tests, its ties
     and its sums: node 0 is the root, an edge is (node, key of the card), a
     child of 0 means none; ``counters`` holds the nodes and the simulations
-    so far, ``bounds`` the lowest and highest payoff seen.
+    so far, ``bounds`` the lowest and highest payoff seen; ``overs`` says
+    which simulations play the others towards ``over_bidsets`` (each other
+    seat's bid one higher) rather than ``bidsets``, scoring by ``bidsets``.
     """
     n = worlds.shape[1]
     beats_t = beaten_by[trump + 1]
@@ -400,7 +404,7 @@ def search(
         else:
             node = 0
         chosen = bidset_of[index, pick]
-        targets = bidsets[chosen]
+        targets = over_bidsets[chosen] if overs[k] else bidsets[chosen]
         count = counts[index]
         for s in range(n):
             hands[s] = worlds[index, s]
@@ -556,6 +560,7 @@ class Tree:
         self.bidset_of = np.zeros((64, candidates), dtype=np.int64)
         self.known = 0  # bid sets copied so far
         self.bidsets = np.zeros((8, players), dtype=np.int64)
+        self.over_bidsets = np.zeros((8, players), dtype=np.int64)
         self.scores = np.zeros((8, players, most + 1))  # by bid set, seat, tricks taken
 
     def _edges(self, nodes: int) -> tuple[Any, Any, Any, Any]:
@@ -598,15 +603,25 @@ class Tree:
             size = max(total, 2 * self.bidsets.shape[0])
             bidsets = np.zeros((size, self.n), dtype=np.int64)
             bidsets[: self.known] = self.bidsets[: self.known]
+            over_bidsets = np.zeros((size, self.n), dtype=np.int64)
+            over_bidsets[: self.known] = self.over_bidsets[: self.known]
             scores = np.zeros((size, *self.scores.shape[1:]))
             scores[: self.known] = self.scores[: self.known]
-            self.bidsets, self.scores = bidsets, scores
+            self.bidsets, self.over_bidsets, self.scores = bidsets, over_bidsets, scores
         for i in range(self.known, total):
             self.bidsets[i] = search.bidsets[i]
+            self.over_bidsets[i] = search.over_bidsets[i]
             self.scores[i] = search.tables[i]
         self.known = total
 
-    def run(self, search: Any, picks: list[int], bid_draws: list[float], card_draws: list[float]) -> None:
+    def run(
+        self,
+        search: Any,
+        picks: list[int],
+        bid_draws: list[float],
+        card_draws: list[float],
+        overs: list[bool],
+    ) -> None:
         """Play ``len(picks)`` simulations of ``search`` and bring its counts up to date."""
         self._copy_worlds(search)
         candidates = self.b_visits.shape[0]
@@ -626,8 +641,10 @@ class Tree:
             np.array(picks, dtype=np.int64),
             np.array(bid_draws),
             np.array(card_draws),
+            np.array(overs, dtype=np.bool_),
             self.bidset_of,
             self.bidsets,
+            self.over_bidsets,
             self.scores,
             bool(search.relative),
             np.array(search.taken0, dtype=np.int64),
@@ -687,6 +704,7 @@ def warm_up() -> None:
         worlds=[([1, 2], [], 0)],
         world_bidsets=[[0, 1]],
         bidsets=[(0, 0), (1, 0)],
+        over_bidsets=[(0, 1), (1, 1)],
         tables=[[[1.0, 0.0], [1.0, 0.0]], [[0.0, 1.0], [1.0, 0.0]]],
         relative=False,
         taken0=[0, 0],
@@ -696,7 +714,7 @@ def warm_up() -> None:
         trump=-1,
         c=0.6,
     )
-    tree.run(search, [0, 0, 0], [0.0, 0.5, 0.0], [0.0, 0.0, 0.0])
+    tree.run(search, [0, 0, 0], [0.0, 0.5, 0.0], [0.0, 0.0, 0.0], [False, True, False])
 
 
 __all__ = ["Tree", "playout", "search"]

@@ -160,6 +160,7 @@ class ExpertBot:
         read_play: bool = False,
         play_trust: float = 0.75,
         steer: bool = False,
+        overtricks: float = 0.0,
     ) -> None:
         self.name = name
         self.inference = inference  # weight worlds by how well they explain the bids
@@ -214,6 +215,10 @@ class ExpertBot:
         # their bids from near misses far more often than that policy does.
         # Off by default: it measured no gain (docs/performance.md).
         self.steer = made_chances() if steer else None
+        # In this share of the search's simulations every other seat plays on
+        # for one trick more than it bid (``treesearch.CardSearch``): players
+        # take more tricks than they bid more often than the greedy finish does.
+        self.overtricks = float(overtricks)
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal_actions) == 1:
@@ -310,6 +315,7 @@ class ExpertBot:
             noise=self.noise,
             per_world=self.per_world,
             steer=self.steer,
+            overtricks=self.overtricks,
         )
         if budget is not None:
             search.run(simulations=budget)
@@ -359,6 +365,7 @@ class ExpertBot:
             others_greedy=self.others_greedy,
             noise=self.noise,
             per_world=self.per_world,
+            overtricks=self.overtricks,
         )
         # At least ``min_worlds`` simulations a bid before the clock is read,
         # and never fewer than one a bid (UCT tries each bid once before it

@@ -87,6 +87,7 @@ class CardSearch:
         noise: float = 0.0,
         per_world: int = 3,
         steer: Sequence[float] | None = None,
+        overtricks: float = 0.0,
     ) -> None:
         me = obs.seat
         assert me is not None
@@ -94,6 +95,12 @@ class CardSearch:
         self.rng = rng
         self.c = c
         self.others_greedy = others_greedy
+        # The share of simulations in which every other seat's greedy finish
+        # plays on for one trick more than its bid (its score still read at
+        # its bid): real players take more tricks than they bid more often
+        # than the greedy policy does, and a search that does not expect it
+        # counts on tricks the others will not leave it (docs/bots.md).
+        self.overtricks = overtricks
         self.per_world = per_world
         lay = layout(obs.rules)
         self.lay = lay
@@ -142,6 +149,7 @@ class CardSearch:
         # of the pool, the set it is played under for each candidate bid (one
         # "candidate", the bids made, in a card search).
         self.bidsets: list[tuple[int, ...]] = []
+        self.over_bidsets: list[tuple[int, ...]] = []  # the same, every other seat's one higher
         self.tables: list[list[list[float]]] = []
         self._bidset_index: dict[tuple[int, ...], int] = {}
         self.world_bidsets: list[list[int]] = []
@@ -180,6 +188,7 @@ class CardSearch:
         if index is None:
             index = self._bidset_index[bids] = len(self.bidsets)
             self.bidsets.append(bids)
+            self.over_bidsets.append(tuple(b if s == self.me else b + 1 for s, b in enumerate(bids)))
             self.tables.append(self._table(bids))
         return index
 
@@ -291,11 +300,15 @@ class CardSearch:
         chance = rng.random
         draws = [chance() for _ in range(2 * count)]
         bid_draws, card_draws = draws[:count], draws[count:]
+        # Drawn only when asked for, so a search without them consumes the
+        # generator (and decides) as before.
+        share = self.overtricks
+        overs = [chance() < share for _ in range(count)] if share else [False] * count
         if self.arrays is not None:
-            self.arrays.run(self, picks, bid_draws, card_draws)
+            self.arrays.run(self, picks, bid_draws, card_draws, overs)
             return
-        for pick, bid_draw, card_draw in zip(picks, bid_draws, card_draws, strict=True):
-            self._simulate(pick, bid_draw, card_draw)
+        for pick, bid_draw, card_draw, over in zip(picks, bid_draws, card_draws, overs, strict=True):
+            self._simulate(pick, bid_draw, card_draw, over)
 
     def _add_world(self) -> None:
         world = self.world()
@@ -304,15 +317,22 @@ class CardSearch:
         self.cum.append((self.cum[-1] if self.cum else 0.0) + weight)
         self.world_bidsets.append(self._bidsets_of(world[0]))
 
-    def _simulate(self, index: int, bid_draw: float, card_draw: float) -> None:
-        self._play(index, self.root, self.world_bidsets[index][0], [], card_draw)
+    def _simulate(self, index: int, bid_draw: float, card_draw: float, over: bool) -> None:
+        self._play(index, self.root, self.world_bidsets[index][0], [], card_draw, over)
 
     def _play(
-        self, index: int, node: dict[int, _Edge], bidset: int, path: list[tuple[_Edge, int]], draw: float
+        self,
+        index: int,
+        node: dict[int, _Edge],
+        bidset: int,
+        path: list[tuple[_Edge, int]],
+        draw: float,
+        over: bool = False,
     ) -> list[int]:
         """One simulation in world ``index`` from ``node`` (the first card of
         the hand or of the decision), every seat chasing the bids of
-        ``bidset``; ``path`` holds the edges above it, each credited with its
+        ``bidset`` (the others one trick more with ``over``) and scored by
+        them; ``path`` holds the edges above it, each credited with its
         seat's score; ``draw`` (in [0, 1)) picks among untried cards."""
         lay = self.lay
         n = self.n
@@ -320,7 +340,7 @@ class CardSearch:
         suit = lay.suit
         suit_mask = lay.suit_mask
         key = self.key
-        bids = self.bidsets[bidset]
+        bids = (self.over_bidsets if over else self.bidsets)[bidset]
         masks, trick0, unseen = self.worlds[index]
         hands = list(masks)
         trick = list(trick0)
@@ -477,6 +497,7 @@ class BidSearch(CardSearch):
         others_greedy: bool = False,
         noise: float = 0.0,
         per_world: int = 3,
+        overtricks: float = 0.0,
     ) -> None:
         # Set before the pool is dealt: each world's bids come from them.
         self.candidates = sorted(candidates)
@@ -484,7 +505,15 @@ class BidSearch(CardSearch):
         self.edges: list[_Edge] = [[0, 0.0, 0, None] for _ in self.candidates]
         self.made = [0] * len(self.candidates)
         super().__init__(
-            obs, rng, weigh, pool=pool, c=c, others_greedy=others_greedy, noise=noise, per_world=per_world
+            obs,
+            rng,
+            weigh,
+            pool=pool,
+            c=c,
+            others_greedy=others_greedy,
+            noise=noise,
+            per_world=per_world,
+            overtricks=overtricks,
         )
 
     def _root_bids(self) -> int | None:
@@ -494,14 +523,14 @@ class BidSearch(CardSearch):
         guess = self.bids_in(masks)
         return [self._bidset(tuple(guess(bid))) for bid in self.candidates]
 
-    def _simulate(self, index: int, bid_draw: float, card_draw: float) -> None:
+    def _simulate(self, index: int, bid_draw: float, card_draw: float, over: bool) -> None:
         pick = self._select_bid(bid_draw)
         edge = self.edges[pick]
         child = edge[_CHILD]
         if child is None:
             child = edge[_CHILD] = {}
             self.nodes += 1
-        taken = self._play(index, child, self.world_bidsets[index][pick], [(edge, self.me)], card_draw)
+        taken = self._play(index, child, self.world_bidsets[index][pick], [(edge, self.me)], card_draw, over)
         if taken[self.me] == self.candidates[pick]:
             self.made[pick] += 1
 
