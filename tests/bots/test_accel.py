@@ -182,7 +182,7 @@ def test_with_overtricks_the_compiled_search_weighs_every_action_as_the_python_o
     # for a trick more are drawn once, for both walks, so they stay alike; and
     # the option changes what the search finds.
     expert = get_bot("expert", worlds=8, simulations=150, overtricks=0.5)
-    plain = get_bot("expert", worlds=8, simulations=150)
+    plain = get_bot("expert", worlds=8, simulations=150, overtricks=0)
     observations = [obs for obs in _decisions(hand_size, 19, preset) if len(obs.legal_actions) > 1]
     compiled = [expert.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]
     without = [plain.analyse(obs, random.Random(i)) for i, obs in enumerate(observations)]
