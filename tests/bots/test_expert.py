@@ -248,3 +248,10 @@ def test_bids_made_before_trump_was_named_are_read_for_the_bidders_own_suit() ->
     own = fit(0, clubs) * fit(1, spades) * fit(3, hearts)
     assert likelihood(masks) == pytest.approx(own)
     assert own != pytest.approx(fit(0, spades) * fit(1, spades) * fit(3, spades))
+
+
+def test_a_share_of_overtricks_outside_zero_to_one_is_refused_by_name() -> None:
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="overtricks"):
+            get_bot("expert", overtricks=bad)
+    assert get_bot("expert", overtricks=1).overtricks == 1.0  # type: ignore[attr-defined]

@@ -223,6 +223,8 @@ class ExpertBot:
         # the simulations measured better than none at most settings and
         # clearly so at 4 players and 10 cards (docs/performance.md).
         self.overtricks = float(overtricks)
+        if not 0.0 <= self.overtricks <= 1.0:
+            raise ValueError(f"overtricks is a share of the simulations, from 0 to 1, not {overtricks!r}")
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         if len(obs.legal_actions) == 1:
