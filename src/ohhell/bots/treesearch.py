@@ -327,7 +327,7 @@ class CardSearch:
         bidset: int,
         path: list[tuple[_Edge, int]],
         draw: float,
-        over: bool = False,
+        over: bool,
     ) -> list[int]:
         """One simulation in world ``index`` from ``node`` (the first card of
         the hand or of the decision), every seat chasing the bids of
