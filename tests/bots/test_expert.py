@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from ohhell import PRESETS, Bid, Deal, NameTrump, Play, apply, new_game, observe, parse_cards
+from ohhell import PRESETS, Bid, Deal, NameTrump, Observation, Play, apply, new_game, observe, parse_cards
 from ohhell.bots import get_bot
+from ohhell.bots.expert import ExpertBot
 from ohhell.bots.hint import cost_of, hint
 from ohhell.cards import Card, Suit
 from ohhell.rules import Rules
@@ -255,3 +256,32 @@ def test_a_share_of_overtricks_outside_zero_to_one_is_refused_by_name() -> None:
         with pytest.raises(ValueError, match="overtricks"):
             get_bot("expert", overtricks=bad)
     assert get_bot("expert", overtricks=1).overtricks == 1.0  # type: ignore[attr-defined]
+
+
+def test_the_guesses_of_the_bids_still_to_come_move_only_the_bids_before_them() -> None:
+    # R-BID-RANGE: the first bidder values its bid with the three seats after
+    # it guessed; guessed to bid every trick they chase every trick, guessed
+    # to bid none they duck them all, and its own tricks move the other way.
+    # The last bidder guesses no one: the guesses cannot change its values.
+    rules = PRESETS["common"].replace(players=4, hand_sizes=(5,), first_dealer=0)
+    state = new_game(rules)
+    apply(state, _deal(rules, ["2C 3C 4C 5C 6C", "AH KH QD JD 9S", "2D 3D 4D 5D 6D", "2H 3H 4H 5H 6H"], "7C"))
+    first = observe(state, 1)
+
+    def values(obs: Observation, guess_shift: float = 0.0) -> dict[int, float]:
+        bot = ExpertBot(simulations=800, guess_shift=guess_shift)
+        return {
+            e.action.bid: e.expected for e in bot.analyse(obs, random.Random(5)) if isinstance(e.action, Bid)
+        }
+
+    def best(found: dict[int, float]) -> int:
+        return max(found, key=lambda b: found[b])
+
+    greedy_others = values(first, guess_shift=20.0)  # every seat after it guessed at 5
+    meek_others = values(first, guess_shift=-20.0)  # every seat after it guessed at 0
+    assert best(meek_others) > best(greedy_others)
+    assert meek_others[2] - meek_others[1] > greedy_others[2] - greedy_others[1] + 1
+    for seat, bid in ((1, 2), (2, 1), (3, 1)):
+        apply(state, Bid(seat, bid))
+    last = observe(state, 0)
+    assert values(last, guess_shift=20.0) == values(last, guess_shift=-20.0) == values(last)

@@ -146,6 +146,8 @@ class ExpertBot:
         bid_trust: float = 0.5,
         bid_scale: float = 1.0,
         bid_shift: float = 0.0,
+        guess_scale: float = 1.0,
+        guess_shift: float = 0.0,
         bid_normalize: bool = False,
         prune: bool = True,
         tree: bool = True,
@@ -170,6 +172,12 @@ class ExpertBot:
         # The bid a hand is expected to get: bid_scale x its trick estimate + bid_shift.
         self.bid_scale = bid_scale
         self.bid_shift = bid_shift
+        # The bid guessed for a seat still to bid: guess_scale x its hand's
+        # trick estimate + guess_shift, rounded; set apart from the reading
+        # of the bids made (bid_scale, bid_shift), so either can be fitted
+        # without the other.
+        self.guess_scale = guess_scale
+        self.guess_shift = guess_shift
         # Weigh a world by the chance of each bid given the hand (the Gaussian
         # normalised over the legal bids 0..hand size), not by the Gaussian alone.
         self.bid_normalize = bool(bid_normalize)
@@ -343,7 +351,7 @@ class ExpertBot:
         def bids_in(masks: Sequence[int]) -> Callable[[int], list[int]]:
             # The others' guesses depend on the world only; our bid moves
             # just the last bidder's, through the hook.
-            base, ests = guess_bids(obs, lay, masks, trump, self.bid_scale, self.bid_shift)
+            base, ests = guess_bids(obs, lay, masks, trump, self.guess_scale, self.guess_shift)
 
             def with_bid(bid: int) -> list[int]:
                 bids = list(base)
@@ -527,7 +535,7 @@ class ExpertBot:
                 masks, _, unseen = world_masks(hands)
                 trump = suit_index(obs.trump) if obs.trump_decided else -1
                 base, ests = guess_bids(
-                    obs, lay, masks, trump if obs.trump_decided else None, self.bid_scale, self.bid_shift
+                    obs, lay, masks, trump if obs.trump_decided else None, self.guess_scale, self.guess_shift
                 )
                 out = []
                 for i in active:
