@@ -161,7 +161,8 @@ def test_a_normalised_bid_model_gives_each_world_a_probability_over_the_bids() -
     # The bid expected of seat 1's hand (1.2 x its estimate - 0.4) is the likeliest.
     expected = 1.2 * estimate_tricks(lay, masks[1], suit_index(obs.trump), 4) - 0.4
     assert max(range(4), key=weights.__getitem__) == round(expected)
-    # The same expectation guesses the bids still to come.
+    # guess_bids guesses the bids still to come by the same form of expectation
+    # (the expert passes it guess_scale and guess_shift).
     guessed, _ = guess_bids(obs, lay, masks, suit_index(obs.trump), 1.2, -0.4)
     dealer = 1.2 * estimate_tricks(lay, masks[0], suit_index(obs.trump), 4) - 0.4
     assert guessed[0] == max(0, min(3, round(dealer)))
@@ -285,3 +286,23 @@ def test_the_guesses_of_the_bids_still_to_come_move_only_the_bids_before_them() 
         apply(state, Bid(seat, bid))
     last = observe(state, 0)
     assert values(last, guess_shift=20.0) == values(last, guess_shift=-20.0) == values(last)
+
+
+def test_the_guesses_reach_the_bids_made_before_trump_is_named() -> None:
+    # R-TRUMP-BIDDER: under Okenuff the bids come before trump is named, so
+    # they are valued by flat playouts, not the bid search; the seats still
+    # to bid are guessed there too, and guessing them greedy or meek moves
+    # the first bidder's values.
+    rules = PRESETS["okenuff"].replace(hand_sizes=(4,), first_dealer=0)
+    state = new_game(rules)
+    apply(state, _deal(rules, ["2C 3C 4C 5C", "AH KH QD JD", "2D 3D 4D 5D", "2H 3H 4H 5H"], None))
+    obs = observe(state, 1)
+    assert not obs.trump_decided
+
+    def values(guess_shift: float) -> dict[int, float]:
+        ranked = ExpertBot(simulations=400, guess_shift=guess_shift).analyse(obs, random.Random(3))
+        return {e.action.bid: e.expected for e in ranked if isinstance(e.action, Bid)}
+
+    greedy_others, meek_others = values(20.0), values(-20.0)
+    assert greedy_others.keys() == meek_others.keys()
+    assert greedy_others != meek_others
