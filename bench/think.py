@@ -31,7 +31,6 @@ import argparse
 import json
 import math
 import random
-import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -51,7 +50,7 @@ from ohhell import (
     seats_to_ask,
 )
 from ohhell.bots.expert import ExpertBot
-from strength import make_bot
+from strength import make_bot, mean_ci
 
 Row = dict[str, Any]
 
@@ -117,12 +116,6 @@ def play(job: tuple[int, int, str, int, int, int, int, str]) -> list[Row]:
         else:
             apply(state, other.choose(obs, rngs[asked]))
     return rows
-
-
-def mean_ci(values: list[float]) -> tuple[float, float]:
-    if len(values) < 2:
-        return (values[0] if values else float("nan")), float("nan")
-    return statistics.mean(values), 1.96 * statistics.stdev(values) / len(values) ** 0.5
 
 
 def summary(rows: list[Row], deals: int) -> dict[str, Any]:
