@@ -136,8 +136,10 @@ def summary(rows: list[Row], deals: int) -> dict[str, Any]:
             "regret_again_ci95": again_ci,
         }
     # A deal's worth: every decision's regret in it, added up.
-    by_deal = [sum(r["regret"] for r in rows if r["deal"] == d) for d in sorted({r["deal"] for r in rows})]
-    out["regret_a_deal"], out["regret_a_deal_ci95"] = mean_ci(by_deal + [0.0] * (deals - len(by_deal)))
+    by_deal = [0.0] * deals  # a deal with no choice to make counts as no regret
+    for r in rows:
+        by_deal[r["deal"]] += r["regret"]
+    out["regret_a_deal"], out["regret_a_deal_ci95"] = mean_ci(by_deal)
     return out
 
 

@@ -169,7 +169,8 @@ class ExpertBot:
         self.prune = prune  # stop spending worlds on candidates clearly worse than the best
         self.bid_spread = bid_spread  # tricks: how far a bid may stray from the hand's estimate
         self.bid_trust = bid_trust  # 0..1: how far a bid is believed to reflect the hand
-        # The bid a hand is expected to get: bid_scale x its trick estimate + bid_shift.
+        # Reading the bids made: a hand is expected to bid bid_scale x its trick
+        # estimate + bid_shift (the seats still to bid are guessed by guess_*).
         self.bid_scale = bid_scale
         self.bid_shift = bid_shift
         # The bid guessed for a seat still to bid: guess_scale x its hand's
