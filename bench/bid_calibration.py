@@ -4,8 +4,10 @@ The expert judges a bid by how often greedy playouts make it; its real card
 play is a search, which makes some bids more often and others less. This
 script measures by how much and fits the small model that corrects it.
 
-``collect`` plays deals with the expert in every seat (calibration off, so
-the records hold the playouts' raw share). At each bid it writes the share
+``collect`` plays deals with the expert in every seat, its bids valued by
+flat playouts (calibration and the bid search off: the records hold the raw
+share of the playouts that ``calibrate=1`` corrects, not the bid search's,
+which is a different quantity). At each bid it writes the share
 of playouts that made the bid it chose, the bid, the hand size and, once the
 hand is over, whether the bid was made. With probability ``--explore`` a seat
 bids one of the expert's three best bids at random instead of the best, so
@@ -55,7 +57,10 @@ def play(job: tuple[int, int, float, dict[str, Any]]) -> list[dict[str, Any]]:
     state = new_game(rules)
     cards = random.Random(f"calibration-cards:{seed}:{deal}")
     rngs = [random.Random(f"calibration-bot:{seed}:{deal}:{s}") for s in range(rules.players)]
-    bots = [ExpertBot(calibrate=False, **options) for _ in range(rules.players)]
+    # Flat bids, whatever the default: the bid search reports its own share
+    # (of its simulations under a bid), and it counts visits, not worlds, so
+    # the exploration below would never leave its best bid.
+    bots = [ExpertBot(calibrate=False, bid_search=False, **options) for _ in range(rules.players)]
     records: dict[int, dict[str, Any]] = {}
     while not state.is_over:
         if state.is_chance:
