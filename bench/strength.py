@@ -266,6 +266,40 @@ def by_bid_against_theirs(
     return out
 
 
+def same_bid_by_size(rows: list[dict[str, Any]], top: int = 5) -> dict[str, dict[str, Any]]:
+    """The seats where our bid was the opponent's on the same cards, by that
+    bid (``top`` and over together): the two then differ by their card play
+    alone, and the size of the bid says how strong the hand was. For each:
+    how many seats, our score minus theirs there (± 95%) and both exact-bid
+    rates. Card play that loses only with strong hands points at what the
+    stronger hands need (planning the top cards, or knowing where they are),
+    not at play in general."""
+    groups: dict[int, list[tuple[float, bool, bool]]] = {}
+    for r in rows:
+        for ours, theirs, a, b, x, y in zip(
+            r["ours_bids"],
+            r["theirs_bids"],
+            r["ours_scores"],
+            r["theirs_scores"],
+            r["ours_exacts"],
+            r["theirs_exacts"],
+            strict=True,
+        ):
+            if ours is not None and ours == theirs:
+                groups.setdefault(min(ours, top), []).append((a - b, x, y))
+    out: dict[str, dict[str, Any]] = {}
+    for bid, items in sorted(groups.items()):
+        m, ci = mean_ci([d for d, _, _ in items])
+        out[f"{bid}+" if bid == top else str(bid)] = {
+            "seats": len(items),
+            "diff": round(m, 3),
+            "ci95": round(ci, 3),
+            "exact_ours": round(statistics.fmean(x for _, x, _ in items), 3),
+            "exact_theirs": round(statistics.fmean(y for _, _, y in items), 3),
+        }
+    return out
+
+
 def bid_errors(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """How each side's bids missed: the share of seats that took more tricks
     than they bid and the share that took fewer, and the mean bid, overall
@@ -336,6 +370,7 @@ def summarise(args: dict[str, Any], rows: list[dict[str, Any]], seconds: float) 
         "by_bid_against_theirs_by_position": {
             str(p + 1): by_bid_against_theirs(rows, p + 1) for p in sorted(positions)
         },
+        "same_bid_by_size": same_bid_by_size(rows),
         "bid_errors": bid_errors(rows),
         "by_bidding_position": {
             str(p + 1): {"diff": round(mean_ci(v)[0], 3), "ci95": round(mean_ci(v)[1], 3)}
@@ -447,6 +482,14 @@ def main() -> None:
             f"{k}: {v['seats']}, {v['diff']:+.2f} ± {v['ci95']:.2f}, {v['share_of_diff_per_deal']:+.2f}, "
             f"{v['exact_ours']:.0%}/{v['exact_theirs']:.0%}"
             for k, v in out["by_bid_against_theirs"].items()
+        )
+    )
+    print(
+        "the same bid as theirs, by its size (seats, our score minus theirs ± 95%, exact ours/theirs): "
+        + ", ".join(
+            f"{b}: {v['seats']}, {v['diff']:+.2f} ± {v['ci95']:.2f}, "
+            f"{v['exact_ours']:.0%}/{v['exact_theirs']:.0%}"
+            for b, v in out["same_bid_by_size"].items()
         )
     )
     print(

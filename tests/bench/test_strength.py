@@ -69,6 +69,31 @@ def test_seats_are_split_by_our_bid_against_theirs() -> None:
     assert sum(v["seats"] for split_p in by_position for v in split_p.values()) == 8
 
 
+def test_seats_with_the_same_bid_are_split_by_its_size() -> None:
+    strength = _strength()
+    rows = [
+        # Seats 1 (2 = 2) and 3 (5 = 5): the same bid; seats 0 and 2 differ and are left out.
+        _row([1, 2, 3, 5], [2, 2, 2, 5], [2, 12, 13, 3], [12, 11, 2, 15]),
+        # Seat 0 (0 = 0), seat 1 (2 = 2), seat 3 (6 = 6, counted with 5 and over).
+        _row([0, 2, 2, 6], [0, 2, 1, 6], [10, 1, 12, 16], [10, 12, 11, 16]),
+    ]
+    split = strength.same_bid_by_size(rows)
+    assert list(split) == ["0", "2", "5+"]
+    assert split["0"] == {
+        "seats": 1,
+        "diff": 0.0,
+        "ci95": split["0"]["ci95"],
+        "exact_ours": 1.0,
+        "exact_theirs": 1.0,
+    }
+    assert split["2"]["seats"] == 2 and split["2"]["diff"] == round((1 - 11) / 2, 3)
+    assert split["2"]["exact_ours"] == 0.5 and split["2"]["exact_theirs"] == 1.0
+    assert split["5+"]["seats"] == 2 and split["5+"]["diff"] == round((-12 + 0) / 2, 3)
+    assert split["5+"]["exact_ours"] == 0.5
+    # A smaller top folds more sizes together; no seat is counted twice.
+    assert sum(v["seats"] for v in strength.same_bid_by_size(rows, top=2).values()) == 5
+
+
 def test_bid_errors_count_seats_that_took_more_or_fewer_than_they_bid() -> None:
     strength = _strength()
     row = _row([1, 2, 3, 4], [2, 2, 2, 3], [2, 12, 13, 3], [12, 12, 2, 13])
