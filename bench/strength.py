@@ -216,6 +216,22 @@ def exact_by_bid(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
 
 
+def seat_columns(row: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """A deal's row seat by seat: (our bid, theirs, our score, theirs, our
+    bid exact, theirs exact)."""
+    return list(
+        zip(
+            row["ours_bids"],
+            row["theirs_bids"],
+            row["ours_scores"],
+            row["theirs_scores"],
+            row["ours_exacts"],
+            row["theirs_exacts"],
+            strict=True,
+        )
+    )
+
+
 def by_bid_against_theirs(
     rows: list[dict[str, Any]], position: int | None = None
 ) -> dict[str, dict[str, Any]]:
@@ -231,17 +247,7 @@ def by_bid_against_theirs(
     seats = 0
     for r in rows:
         n = len(r["ours_bids"])
-        for s, (ours, theirs, a, b, x, y) in enumerate(
-            zip(
-                r["ours_bids"],
-                r["theirs_bids"],
-                r["ours_scores"],
-                r["theirs_scores"],
-                r["ours_exacts"],
-                r["theirs_exacts"],
-                strict=True,
-            )
-        ):
+        for s, (ours, theirs, a, b, x, y) in enumerate(seat_columns(r)):
             if position is not None and (s - r["dealer"] - 1) % n != position - 1:
                 continue
             seats += 1
@@ -276,15 +282,7 @@ def same_bid_by_size(rows: list[dict[str, Any]], top: int = 5) -> dict[str, dict
     not at play in general."""
     groups: dict[int, list[tuple[float, bool, bool]]] = {}
     for r in rows:
-        for ours, theirs, a, b, x, y in zip(
-            r["ours_bids"],
-            r["theirs_bids"],
-            r["ours_scores"],
-            r["theirs_scores"],
-            r["ours_exacts"],
-            r["theirs_exacts"],
-            strict=True,
-        ):
+        for ours, theirs, a, b, x, y in seat_columns(r):
             if ours is not None and ours == theirs:
                 groups.setdefault(min(ours, top), []).append((a - b, x, y))
     out: dict[str, dict[str, Any]] = {}
