@@ -1,12 +1,16 @@
-"""Helpers shared by the tests: hand-built deals, state snapshots, and the
-decisions of a match played by a bot."""
+"""Helpers shared by the tests: hand-built deals, state snapshots, the
+decisions of a match played by a bot, and the bench scripts as modules."""
 
 from __future__ import annotations
 
 import contextlib
 import copy
+import importlib.util
 import random
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -25,6 +29,24 @@ from ohhell import (
     parse_cards,
     seats_to_ask,
 )
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def bench_script(name: str) -> ModuleType:
+    """``bench/<name>.py`` loaded as a module, freshly each call. The bench
+    directory goes on the path, as when a script is run from it, because the
+    scripts import their shared helpers (strength, selfplay) from beside
+    them; the module is registered under ``<name>_bench`` because dataclasses
+    look their module up by name."""
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location(f"{name}_bench", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[f"{name}_bench"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def dealt(rules: Rules, hands: str, turned: str | None = None) -> GameState:

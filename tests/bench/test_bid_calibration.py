@@ -4,27 +4,11 @@ the bids flat), not the bid search's share of its simulations."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-if str(BENCH) not in sys.path:  # the scripts import their shared helpers (selfplay) from bench/
-    sys.path.insert(0, str(BENCH))
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bid_calibration_bench", BENCH / "bid_calibration.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bid_calibration_bench"] = module
-    spec.loader.exec_module(module)
-    return module
+from support import bench_script
 
 
 def test_each_bid_is_recorded_with_the_flat_playouts_share() -> None:
-    bench = _load()
+    bench = bench_script("bid_calibration")
     worlds = 8
     # Exploring at every bid: the recorded bid is one of the best three the
     # playouts valued on every world, not only the best.

@@ -4,33 +4,17 @@ chances the expert's finish model ships."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from ohhell.bots.finish import FEATURES, MOST_LEFT, WIDEST
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-if str(BENCH) not in sys.path:  # the scripts import their shared helpers (selfplay) from bench/
-    sys.path.insert(0, str(BENCH))
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("finish_model_bench", BENCH / "finish_model.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["finish_model_bench"] = module
-    spec.loader.exec_module(module)
-    return module
+from support import bench_script
 
 
 def test_a_deal_records_every_seat_at_every_trick() -> None:
-    bench = _load()
+    bench = bench_script("finish_model")
     rows = bench.play((0, 5, {"worlds": 4, "simulations": 24}))
     rules = bench.table(0, 5)
     players, size = rules.players, rules.hand_sizes[0]
@@ -48,7 +32,7 @@ def test_a_deal_records_every_seat_at_every_trick() -> None:
 
 
 def test_the_counts_find_the_chances_that_drew_the_endings() -> None:
-    bench = _load()
+    bench = bench_script("finish_model")
     rng = random.Random(1)
     truth = {(left, gap): rng.uniform(0.05, 0.95) for left in range(1, MOST_LEFT + 1) for gap in (-1, 0, 1)}
     rows: list[dict[str, Any]] = []

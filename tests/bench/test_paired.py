@@ -3,28 +3,14 @@ seats' own scores, and refused with the reason when they are not the same deals.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _load(name: str) -> ModuleType:
-    if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))  # paired.py imports strength.py beside it, as when run
-    spec = importlib.util.spec_from_file_location(f"{name}_bench", BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[f"{name}_bench"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+from support import bench_script
 
 
 def _row(deal: int, ours: list[float], theirs: list[float], dealer: int = 0, seed: int = 7) -> dict[str, Any]:
@@ -41,7 +27,7 @@ def _row(deal: int, ours: list[float], theirs: list[float], dealer: int = 0, see
 
 
 def test_runs_are_compared_on_our_own_scores_deal_by_deal() -> None:
-    paired = _load("paired")
+    paired = bench_script("paired")
     a = [_row(0, [12, 1, 11, 0], [11, 11, 1, 0]), _row(1, [13, 13, 2, 1], [1, 2, 3, 4])]
     # B played deal 1 worse and deal 0 the same; its baseline of deal 0 differs
     # (as OpenSpiel's does from run to run); a deal only B has is left out.
@@ -63,7 +49,7 @@ def test_runs_are_compared_on_our_own_scores_deal_by_deal() -> None:
 
 
 def test_several_runs_pair_in_order_and_only_with_their_own_seed() -> None:
-    paired = _load("paired")
+    paired = bench_script("paired")
     a1, a2 = [_row(0, [10, 0, 0], [0, 0, 0], seed=1)], [_row(0, [13, 0, 0], [0, 0, 0], seed=2)]
     b1, b2 = [_row(0, [1, 0, 0], [0, 0, 0], seed=1)], [_row(0, [1, 0, 0], [0, 0, 0], seed=2)]
     out = paired.compare(paired.pair([a1, a2], [b1, b2]))
@@ -76,7 +62,7 @@ def test_several_runs_pair_in_order_and_only_with_their_own_seed() -> None:
 
 
 def test_a_different_deal_under_the_same_number_is_refused() -> None:
-    paired = _load("paired")
+    paired = bench_script("paired")
     a = [_row(3, [1, 2, 3, 4], [1, 2, 3, 4], dealer=0)]
     b = [_row(3, [1, 2, 3, 4], [1, 2, 3, 4], dealer=2)]
     with pytest.raises(paired.RowsError, match="deal 3: not the same deal"):
@@ -84,7 +70,7 @@ def test_a_different_deal_under_the_same_number_is_refused() -> None:
 
 
 def test_bad_files_are_refused_with_the_reason(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    paired = _load("paired")
+    paired = bench_script("paired")
     broken = tmp_path / "broken.rows"
     broken.write_text('[{"deal": 0,\n  "dealer": }]')
     with pytest.raises(paired.RowsError, match=r"broken.rows: not JSON \(line 2"):
@@ -102,7 +88,7 @@ def test_bad_files_are_refused_with_the_reason(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_a_real_run_paired_with_itself_differs_by_nothing(tmp_path: Path) -> None:
-    strength, paired = _load("strength"), _load("paired")
+    strength, paired = bench_script("strength"), bench_script("paired")
     args = {
         "bot": "intermediate",
         "opponent": "beginner",

@@ -4,31 +4,15 @@ the model's inputs, and bench/inference.py scores the readings."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from ohhell import Phase, Play
 from ohhell.bots import playmodel
 from ohhell.bots.fastdeal import layout
-from support import decisions
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-if str(BENCH) not in sys.path:  # the scripts import their shared helpers (selfplay) from bench/
-    sys.path.insert(0, str(BENCH))
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"{name}_bench", BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[f"{name}_bench"] = module
-    spec.loader.exec_module(module)
-    return module
+from support import bench_script, decisions
 
 
 def _drawn_choices(bench: ModuleType, w: list[float], deals: int) -> list[dict[str, Any]]:
@@ -63,7 +47,7 @@ def _drawn_choices(bench: ModuleType, w: list[float], deals: int) -> list[dict[s
 
 
 def test_the_fit_recovers_the_model_that_drew_the_choices() -> None:
-    bench = _load("play_model")
+    bench = bench_script("play_model")
     truth = [random.Random(i).uniform(-1.0, 1.0) for i in range(len(playmodel.FEATURES))]
     rows = _drawn_choices(bench, truth, 120)
     fitted = bench._fit(rows, 0.01)
@@ -87,7 +71,7 @@ def test_the_fit_recovers_the_model_that_drew_the_choices() -> None:
 
 
 def test_the_inference_bench_scores_each_reading() -> None:
-    bench = _load("inference")
+    bench = bench_script("inference")
     settings = {
         "preset": "common",
         "players": 4,

@@ -4,24 +4,12 @@ the bids or in the play."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _strength() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("strength_bench", BENCH / "strength.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["strength_bench"] = module  # its dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+from support import bench_script
 
 
 def _row(
@@ -38,7 +26,7 @@ def _row(
 
 
 def test_seats_are_split_by_our_bid_against_theirs() -> None:
-    strength = _strength()
+    strength = bench_script("strength")
     rows = [
         # seat 0 bid lower and missed; seat 1 the same bid, both made; seats 2 and 3 higher.
         _row([1, 2, 3, 4], [2, 2, 2, 3], [2, 12, 13, 3], [12, 12, 2, 13]),
@@ -70,7 +58,7 @@ def test_seats_are_split_by_our_bid_against_theirs() -> None:
 
 
 def test_seats_with_the_same_bid_are_split_by_its_size() -> None:
-    strength = _strength()
+    strength = bench_script("strength")
     rows = [
         # Seats 1 (2 = 2) and 3 (5 = 5): the same bid; seats 0 and 2 differ and are left out.
         _row([1, 2, 3, 5], [2, 2, 2, 5], [2, 12, 13, 3], [12, 11, 2, 15]),
@@ -95,7 +83,7 @@ def test_seats_with_the_same_bid_are_split_by_its_size() -> None:
 
 
 def test_bid_errors_count_seats_that_took_more_or_fewer_than_they_bid() -> None:
-    strength = _strength()
+    strength = bench_script("strength")
     row = _row([1, 2, 3, 4], [2, 2, 2, 3], [2, 12, 13, 3], [12, 12, 2, 13])
     # Dealer 3: seat 0 bids first. Ours took 2, 2, 3 and 3 tricks; theirs 2, 2, 2, 3.
     row |= {"dealer": 3, "ours_tricks": [2, 2, 3, 3], "theirs_tricks": [2, 2, 2, 3]}
@@ -113,7 +101,7 @@ def test_under_okenuff_a_seat_scores_its_net_after_settling() -> None:
     # R-SETTLE: Okenuff's players settle on the differences of their totals, so
     # a seat's result is what it nets (it sums to zero over the table); under
     # other scoring it is the seat's total.
-    strength = _strength()
+    strength = bench_script("strength")
     okenuff = strength.make_rules("okenuff", {"hand-sizes": "4"})
     game = strength.play_ours(okenuff, 3, ["intermediate"] * 4, 5)
     nets = [seat.score for seat in game.seats]
@@ -126,7 +114,7 @@ def test_under_okenuff_a_seat_scores_its_net_after_settling() -> None:
 def test_a_setting_the_rules_refuse_is_named_before_any_deal_is_played(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    strength = _strength()
+    strength = bench_script("strength")
     argv = ["strength.py", "--bot", "intermediate", "--opponent", "beginner", "--preset", "okenuff"]
     monkeypatch.setattr(sys, "argv", [*argv, "--players", "3", "--deals", "1"])
     with pytest.raises(SystemExit) as stop:

@@ -5,32 +5,16 @@ and the whole run the same from the same seed."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 from ohhell import PRESETS, Bid, Deal, Play, apply, new_game, observe, parse_cards
 from ohhell.bots.expert import ExpertBot
 from ohhell.cards import Card
-
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-if str(BENCH) not in sys.path:  # think.py reads bot specs with strength.py's helper
-    sys.path.insert(0, str(BENCH))
-
-
-def _think() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("think_bench", BENCH / "think.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["think_bench"] = module
-    spec.loader.exec_module(module)
-    return module
+from support import bench_script
 
 
 def test_every_decision_with_a_choice_is_compared_and_reproducible() -> None:
-    bench = _think()
+    bench = bench_script("think")
     job = (3, 5, "common", 4, 4, 40, 160, "intermediate")
     rows = bench.play(job)
     # The measured seat makes a bid and plays four cards; the last card (and
@@ -47,7 +31,7 @@ def test_a_clear_decision_is_the_same_at_both_budgets_and_costs_nothing() -> Non
     # club led to a seat out of clubs: throwing the diamond keeps the bid
     # safe (the trump takes the last trick), ruffing risks the diamond
     # winning the last trick for one too many.
-    bench = _think()
+    bench = bench_script("think")
     rules = PRESETS["common"].replace(hand_sizes=(2,), first_dealer=3)
     state = new_game(rules)
     hands = ("KC 3H", "AS 2D", "4C 5H", "6C 7H")
@@ -65,7 +49,7 @@ def test_a_clear_decision_is_the_same_at_both_budgets_and_costs_nothing() -> Non
 
 
 def test_the_summary_adds_regrets_a_deal_over_every_deal() -> None:
-    bench = _think()
+    bench = bench_script("think")
     keys = ("kind", "agree", "agree_again", "regret", "regret_again", "deal")
     rows = [
         dict(zip(keys, ("bid", True, True, 0.0, 0.0, 0), strict=True)),
