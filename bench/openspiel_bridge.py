@@ -28,6 +28,7 @@ import pyspiel
 from ohhell import Bid, Card, Deal, Play, apply, new_game, observe
 from ohhell.bots import get_bot
 from ohhell.rules import PRESETS, Rules, Scoring
+from ohhell.view import sample_hands
 from strength import option_value
 
 PLAYERS = 4  # the issue's setting; OpenSpiel's game takes 3 to 7
@@ -85,23 +86,79 @@ def _seed(*numbers: int) -> int:
 
 
 class OpenSpielISMCTS:
-    """OpenSpiel's C++ information-set MCTS with random rollouts (UCT c = 2)."""
+    """OpenSpiel's C++ information-set MCTS with random rollouts (UCT c = 2).
 
-    def __init__(self, simulations: int = 1000) -> None:
+    Its worlds come from ``oh_hell``'s resampler, which deals the other
+    hands only the cards they really hold: it knows which cards are undealt.
+    With ``stocks`` K > 0 it is played fairly instead (``FairStock``)."""
+
+    def __init__(self, simulations: int = 1000, stocks: int = 0) -> None:
+        if stocks < 0 or stocks > simulations:
+            raise ValueError(f"stocks must be 0 to the {simulations} simulations, not {stocks}")
         self.simulations = simulations
-        self.name = f"openspiel-ismcts:{simulations}"
+        self.stocks = stocks
+        self.name = f"openspiel-ismcts:{simulations}" + (f",stocks={stocks}" if stocks else "")
 
     def bot(self, seed: int) -> Any:
-        return pyspiel.ISMCTSBot(
-            seed,
-            pyspiel.RandomRolloutEvaluator(1, seed),
-            2.0,
-            self.simulations,
-            -1,
-            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-            False,
-            False,
-        )
+        if self.stocks:
+            return FairStock(self.simulations, self.stocks, seed)
+        return _ismcts(seed, self.simulations, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+
+
+def _ismcts(seed: int, simulations: int, final: Any) -> Any:
+    return pyspiel.ISMCTSBot(
+        seed, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, simulations, -1, final, False, False
+    )
+
+
+class FairStock:
+    """OpenSpiel's ISMCTS without the knowledge of the undealt cards.
+
+    At each decision it deals ``stocks`` worlds the seat cannot tell from
+    the real one, the undealt stock mixed in (``ohhell.view.sample_hands``:
+    uniform, the voids shown kept), rebuilds OpenSpiel's state in each and
+    runs OpenSpiel's search there with an equal share of the simulations.
+    Inside one search the resampler shuffles that world's other hands among
+    them, so the stock stays that world's; summing the visit shares of the
+    searches averages over the stocks. The most visited action overall is
+    played (the lowest action on a tie). Its seat's observation is all it
+    reads of the real deal.
+    """
+
+    def __init__(self, simulations: int, stocks: int, seed: int) -> None:
+        share = simulations // stocks
+        self.shares = [share + (1 if k < simulations - share * stocks else 0) for k in range(stocks)]
+        self.rng = random.Random(seed)
+        final = pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT
+        self.searches = [_ismcts(_seed(seed, k), sims, final) for k, sims in enumerate(self.shares)]
+
+    def step(self, spiel: Any, obs: Any) -> int:
+        game = spiel.get_game()
+        n = game.num_players()
+        history = spiel.history()
+        chance = 2 + n * obs.hand_size + 1  # tricks, dealer, the cards one by one, the turned card
+        played: list[list[Card]] = [[] for _ in range(n)]
+        replay = game.new_initial_state()
+        for k, code in enumerate(history):
+            if k >= chance and code < 52:
+                played[replay.current_player()].append(card_of(code))
+            replay.apply_action(code)
+        shares: dict[int, float] = {}
+        for search, sims in zip(self.searches, self.shares, strict=True):
+            hands = sample_hands(obs, self.rng)
+            world = game.new_initial_state()
+            world.apply_action(history[0])
+            world.apply_action(history[1])
+            full = [list(hands[s]) + played[s] for s in range(n)]
+            for i in range(obs.hand_size):  # OpenSpiel deals one card a seat in turn, seat 0 first
+                for s in range(n):
+                    world.apply_action(action_of(full[s][i]))
+            for code in history[chance - 1 :]:
+                world.apply_action(code)
+            assert world.information_state_string() == spiel.information_state_string()
+            for code, share in search.get_policy(world):
+                shares[code] = shares.get(code, 0.0) + share * sims
+        return min(shares, key=lambda code: (-shares[code], code))
 
 
 class Ours:
@@ -178,6 +235,8 @@ def play_deal(
             code = 52 + action.bid if isinstance(action, Bid) else action_of(action.card)
         elif isinstance(bot, Ours):
             code = stand_ins[seat].step(spiel)
+        elif isinstance(bot, FairStock):
+            code = bot.step(spiel, observe(engine, seat))
         else:
             code = bot.step(spiel)
         times[seat].append(time.perf_counter() - t0)
@@ -196,4 +255,4 @@ def play_deal(
     )
 
 
-__all__ = ["OpenSpielISMCTS", "Ours", "action_of", "card_of", "play_deal", "rules"]
+__all__ = ["FairStock", "OpenSpielISMCTS", "Ours", "action_of", "card_of", "play_deal", "rules"]

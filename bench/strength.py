@@ -12,7 +12,10 @@ Opponents:
 - ``openspiel-ismcts:N``: OpenSpiel's C++ information-set MCTS with N
   simulations, in OpenSpiel's own ``oh_hell`` (one hand of ``--size``
   tricks, ``--players`` 3 to 7, 4 by default; ``--penalty`` for its
-  ``off_bid_penalty`` scoring, a point lost a trick off; the ``bench`` extra);
+  ``off_bid_penalty`` scoring, a point lost a trick off; the ``bench`` extra).
+  Its resampler knows which cards are undealt; ``openspiel-ismcts:N,stocks=K``
+  plays the same search fairly (``openspiel_bridge.FairStock``: K fair deals
+  a decision, N/K simulations each);
   ``--ours bid`` or ``--ours play`` lets our bot make only those decisions
   (an ISMCTS(1000) makes the rest), to see where it gains;
 - any of our levels, with options (``intermediate``, ``ismcts:simulations=200``,
@@ -128,6 +131,20 @@ def play_ours(rules: Rules, deal: int, specs: list[str], seed: int) -> Game:
     )
 
 
+def openspiel_opponent(spec: str) -> Any:
+    """``openspiel-ismcts:N`` or ``openspiel-ismcts:N,stocks=K`` (played fairly)."""
+    import openspiel_bridge as bridge
+
+    sims, *options = (spec.partition(":")[2] or "1000").split(",")
+    stocks = 0
+    for item in options:
+        key, _, value = item.partition("=")
+        if key != "stocks" or not value.isdigit():
+            raise ValueError(f"unknown option {item!r} for {spec}: the one option is stocks=K")
+        stocks = int(value)
+    return bridge.OpenSpielISMCTS(int(sims), stocks)
+
+
 def one_deal(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
     """The baseline and one game per seat for deal ``deal``."""
     args, deal = job
@@ -135,11 +152,11 @@ def one_deal(job: tuple[dict[str, Any], int]) -> dict[str, Any]:
     if opponent.startswith("openspiel-ismcts"):
         import openspiel_bridge as bridge
 
-        sims = int(opponent.partition(":")[2] or 1000)
+        reference = openspiel_opponent(opponent)
         n = int(args["options"]["players"])
 
         def game(seat: int | None) -> Game:
-            players: list[Any] = [bridge.OpenSpielISMCTS(sims) for _ in range(n)]
+            players: list[Any] = [reference for _ in range(n)]
             if seat is not None:
                 players[seat] = bridge.Ours(bot)
             result = bridge.play_deal(
@@ -430,6 +447,7 @@ def main() -> None:
 
         try:
             openspiel_bridge.load_game(a.size, a.players)
+            openspiel_opponent(a.opponent)
         except ValueError as error:
             parser.error(str(error))
     else:

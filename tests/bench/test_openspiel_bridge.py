@@ -38,3 +38,73 @@ def test_a_deal_scores_alike_in_both_games(penalty: bool) -> None:
 def test_the_bridge_refuses_a_game_openspiel_cannot_deal() -> None:
     with pytest.raises(ValueError, match="3 to 7 players"):
         bridge.load_game(size=20, players=4, penalty=True)
+
+
+def _spiel_with_hands(game: object, history: list[int], hands: list[list[int]], size: int) -> object:
+    """OpenSpiel's state of ``history`` with the cards dealt as ``hands`` (action codes)."""
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    state.apply_action(history[0])
+    state.apply_action(history[1])
+    for i in range(size):
+        for hand in hands:
+            state.apply_action(hand[i])
+    for code in history[2 + len(hands) * size :]:
+        state.apply_action(code)
+    return state
+
+
+def test_the_fair_search_reads_only_its_seats_observation() -> None:
+    # Two deals the seat to act cannot tell apart (the other hands and the
+    # undealt stock swapped around, its own hand and the turned card kept):
+    # the fair search must choose the same, where OpenSpiel's own, which
+    # knows the stock, may not.
+    import random
+
+    from ohhell import Bid, Deal, apply, new_game, observe
+
+    size, n = 5, 4
+    game = bridge.load_game(size, n)
+    chance = random.Random(11)
+    spiel = game.new_initial_state()
+    while spiel.is_chance_node():
+        spiel.apply_action(chance.choice([a for a, _ in spiel.chance_outcomes()]))
+    hands, turned = bridge.hands_and_trump(spiel, n)
+    seat = spiel.current_player()
+    pool = [c for s in range(n) if s != seat for c in hands[s]]
+    taken = {bridge.action_of(c) for h in hands for c in h} | {bridge.action_of(turned)}
+    pool += [bridge.card_of(a) for a in range(52) if a not in taken]
+    chance.shuffle(pool)
+    other = [list(h) for h in hands]
+    for s in range(n):
+        if s != seat:
+            other[s], pool = pool[:size], pool[size:]
+    history = spiel.history()
+    twin = _spiel_with_hands(game, history, [[bridge.action_of(c) for c in h] for h in other], size)
+    assert twin.information_state_string(seat) == spiel.information_state_string(seat)
+    assert str(twin) != str(spiel)
+
+    engine = new_game(bridge.rules(size, (seat - 1) % n, n))
+    apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
+    obs = observe(engine, seat)
+    fair = [bridge.OpenSpielISMCTS(200, stocks=4).bot(5).step(state, obs) for state in (spiel, twin)]
+    assert fair[0] == fair[1]
+    # The control: OpenSpiel's own search, which sees where the stock is,
+    # bids otherwise in the two deals (0 in one, 1 in the other).
+    knowing = [bridge.OpenSpielISMCTS(200).bot(0).step(state) for state in (spiel, twin)]
+    assert knowing[0] != knowing[1]
+    assert Bid(seat, fair[0] - 52) in obs.legal_actions
+
+
+def test_a_fair_deal_plays_through() -> None:
+    # The fair search rebuilds OpenSpiel's state in each world it deals and
+    # checks it against the seat's information state: a whole deal with its
+    # bids, voids and tricks, at every seat.
+    players = [bridge.OpenSpielISMCTS(40, stocks=4)] * 3 + [bridge.Ours("intermediate")]
+    for deal in range(2):
+        result = bridge.play_deal(deal, players, size=6, seed=2)
+        assert sum(seat.tricks for seat in result.seats) == 6
+
+
+def test_the_fair_search_refuses_more_stocks_than_simulations() -> None:
+    with pytest.raises(ValueError, match="stocks must be 0 to the 10 simulations"):
+        bridge.OpenSpielISMCTS(10, stocks=11)
