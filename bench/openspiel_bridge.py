@@ -132,7 +132,9 @@ class FairStock:
         final = pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT
         self.searches = [_ismcts(_seed(seed, k), sims, final) for k, sims in enumerate(self.shares)]
 
-    def step(self, spiel: Any, obs: Any) -> int:
+    def worlds(self, spiel: Any, obs: Any) -> list[Any]:
+        """One OpenSpiel state for each search: a deal drawn from ``obs``
+        alone, then every action since the deal as in ``spiel``."""
         game = spiel.get_game()
         n = game.num_players()
         history = spiel.history()
@@ -143,8 +145,8 @@ class FairStock:
             if k >= chance and code < 52:
                 played[replay.current_player()].append(card_of(code))
             replay.apply_action(code)
-        shares: dict[int, float] = {}
-        for search, sims in zip(self.searches, self.shares, strict=True):
+        out = []
+        for _ in self.searches:
             hands = sample_hands(obs, self.rng)
             world = game.new_initial_state()
             world.apply_action(history[0])
@@ -156,6 +158,12 @@ class FairStock:
             for code in history[chance - 1 :]:
                 world.apply_action(code)
             assert world.information_state_string() == spiel.information_state_string()
+            out.append(world)
+        return out
+
+    def step(self, spiel: Any, obs: Any) -> int:
+        shares: dict[int, float] = {}
+        for search, sims, world in zip(self.searches, self.shares, self.worlds(spiel, obs), strict=True):
             for code, share in search.get_policy(world):
                 shares[code] = shares.get(code, 0.0) + share * sims
         return min(shares, key=lambda code: (-shares[code], code))
