@@ -111,6 +111,29 @@ def _ismcts(seed: int, simulations: int, final: Any) -> Any:
     )
 
 
+def _chance_actions(players: int, size: int) -> int:
+    # OpenSpiel's deal: the number of tricks, the dealer, the cards one by one, the turned card.
+    return 2 + players * size + 1
+
+
+def redeal(spiel: Any, hands: list[list[int]]) -> Any:
+    """``spiel``'s game with each seat dealt ``hands`` (action codes: the
+    cards it holds now and those it has played, in any order), then every
+    action since the deal as in ``spiel``."""
+    n = len(hands)
+    size = len(hands[0])
+    history = spiel.history()
+    state = spiel.get_game().new_initial_state()
+    state.apply_action(history[0])
+    state.apply_action(history[1])
+    for i in range(size):  # OpenSpiel deals one card a seat in turn, seat 0 first
+        for hand in hands:
+            state.apply_action(hand[i])
+    for code in history[_chance_actions(n, size) - 1 :]:
+        state.apply_action(code)
+    return state
+
+
 class FairStock:
     """OpenSpiel's ISMCTS without the knowledge of the undealt cards.
 
@@ -135,28 +158,18 @@ class FairStock:
     def worlds(self, spiel: Any, obs: Any) -> list[Any]:
         """One OpenSpiel state for each search: a deal drawn from ``obs``
         alone, then every action since the deal as in ``spiel``."""
-        game = spiel.get_game()
-        n = game.num_players()
-        history = spiel.history()
-        chance = 2 + n * obs.hand_size + 1  # tricks, dealer, the cards one by one, the turned card
+        n = spiel.get_game().num_players()
+        dealt = _chance_actions(n, obs.hand_size)
         played: list[list[Card]] = [[] for _ in range(n)]
-        replay = game.new_initial_state()
-        for k, code in enumerate(history):
-            if k >= chance and code < 52:
+        replay = spiel.get_game().new_initial_state()
+        for k, code in enumerate(spiel.history()):
+            if k >= dealt and code < 52:
                 played[replay.current_player()].append(card_of(code))
             replay.apply_action(code)
         out = []
         for _ in self.searches:
             hands = sample_hands(obs, self.rng)
-            world = game.new_initial_state()
-            world.apply_action(history[0])
-            world.apply_action(history[1])
-            full = [list(hands[s]) + played[s] for s in range(n)]
-            for i in range(obs.hand_size):  # OpenSpiel deals one card a seat in turn, seat 0 first
-                for s in range(n):
-                    world.apply_action(action_of(full[s][i]))
-            for code in history[chance - 1 :]:
-                world.apply_action(code)
+            world = redeal(spiel, [[action_of(c) for c in [*hands[s], *played[s]]] for s in range(n)])
             assert world.information_state_string() == spiel.information_state_string()
             out.append(world)
         return out
@@ -263,4 +276,4 @@ def play_deal(
     )
 
 
-__all__ = ["FairStock", "OpenSpielISMCTS", "Ours", "action_of", "card_of", "play_deal", "rules"]
+__all__ = ["FairStock", "OpenSpielISMCTS", "Ours", "action_of", "card_of", "play_deal", "redeal", "rules"]

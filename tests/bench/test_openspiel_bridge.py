@@ -40,19 +40,6 @@ def test_the_bridge_refuses_a_game_openspiel_cannot_deal() -> None:
         bridge.load_game(size=20, players=4, penalty=True)
 
 
-def _spiel_with_hands(game: object, history: list[int], hands: list[list[int]], size: int) -> object:
-    """OpenSpiel's state of ``history`` with the cards dealt as ``hands`` (action codes)."""
-    state = game.new_initial_state()  # type: ignore[attr-defined]
-    state.apply_action(history[0])
-    state.apply_action(history[1])
-    for i in range(size):
-        for hand in hands:
-            state.apply_action(hand[i])
-    for code in history[2 + len(hands) * size :]:
-        state.apply_action(code)
-    return state
-
-
 def test_the_fair_search_reads_only_its_seats_observation() -> None:
     # Two deals the seat to bid first cannot tell apart (the other hands and
     # the undealt stock swapped around, its own hand and the turned card
@@ -81,7 +68,7 @@ def test_the_fair_search_reads_only_its_seats_observation() -> None:
         if s != seat:
             other[s], pool = pool[:size], pool[size:]
     history = spiel.history()
-    twin = _spiel_with_hands(game, history, [[bridge.action_of(c) for c in h] for h in other], size)
+    twin = bridge.redeal(spiel, [[bridge.action_of(c) for c in h] for h in other])
     assert twin.information_state_string(seat) == spiel.information_state_string(seat)
     assert twin.history() != history  # what a search that peeked would see differ
 
