@@ -111,6 +111,13 @@ def _ismcts(seed: int, simulations: int, final: Any) -> Any:
     )
 
 
+def search_policy(state: Any, seed: int, simulations: int = 1000) -> dict[int, float]:
+    """The share of its visits OpenSpiel's ISMCTS (knowing the undealt cards,
+    as ``OpenSpielISMCTS``) gives each legal action of ``state``."""
+    bot = _ismcts(seed, simulations, pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT)
+    return dict(bot.get_policy(state))
+
+
 def _chance_actions(players: int, size: int) -> int:
     # OpenSpiel's deal: the number of tricks, the dealer, the cards one by one, the turned card.
     return 2 + players * size + 1
@@ -174,11 +181,21 @@ class FairStock:
             out.append(world)
         return out
 
-    def step(self, spiel: Any, obs: Any) -> int:
+    def visits(self, spiel: Any, obs: Any) -> dict[int, float]:
+        """Each legal action's visits, summed over the searches."""
         shares: dict[int, float] = {}
         for search, sims, world in zip(self.searches, self.shares, self.worlds(spiel, obs), strict=True):
             for code, share in search.get_policy(world):
                 shares[code] = shares.get(code, 0.0) + share * sims
+        return shares
+
+    def policy(self, spiel: Any, obs: Any) -> dict[int, float]:
+        """The share of all its searches' visits each legal action gets."""
+        total = sum(self.shares)
+        return {code: v / total for code, v in self.visits(spiel, obs).items()}
+
+    def step(self, spiel: Any, obs: Any) -> int:
+        shares = self.visits(spiel, obs)
         return min(shares, key=lambda code: (-shares[code], code))
 
 
@@ -276,4 +293,16 @@ def play_deal(
     )
 
 
-__all__ = ["FairStock", "OpenSpielISMCTS", "Ours", "action_of", "card_of", "play_deal", "redeal", "rules"]
+__all__ = [
+    "FairStock",
+    "OpenSpielISMCTS",
+    "Ours",
+    "action_of",
+    "card_of",
+    "hands_and_trump",
+    "load_game",
+    "play_deal",
+    "redeal",
+    "rules",
+    "search_policy",
+]

@@ -95,3 +95,24 @@ def test_a_fair_deal_plays_through() -> None:
 def test_the_fair_search_refuses_more_stocks_than_simulations() -> None:
     with pytest.raises(ValueError, match="stocks must be 0 to the 10 simulations"):
         bridge.OpenSpielISMCTS(10, stocks=11)
+
+
+def test_both_searches_give_shares_of_the_legal_actions_that_sum_to_one() -> None:
+    import random
+
+    from ohhell import Deal, apply, new_game, observe
+
+    game = bridge.load_game(size=4, players=3)
+    spiel = game.new_initial_state()
+    chance = random.Random(4)
+    while spiel.is_chance_node():
+        spiel.apply_action(chance.choice([a for a, _ in spiel.chance_outcomes()]))
+    hands, turned = bridge.hands_and_trump(spiel, 3)
+    engine = new_game(bridge.rules(4, (spiel.current_player() - 1) % 3, 3))
+    apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
+    legal = set(spiel.legal_actions())
+    knowing = bridge.search_policy(spiel, 1, 60)
+    fair = bridge.FairStock(60, 3, 2).policy(spiel, observe(engine, spiel.current_player()))
+    for shares in (knowing, fair):
+        assert set(shares) <= legal and shares
+        assert abs(sum(shares.values()) - 1.0) < 1e-9
