@@ -30,7 +30,7 @@ from typing import Any
 
 from ohhell import Phase, Play, Rules, apply, chance_action, new_game, observe, seats_to_ask
 from ohhell.bots.expert import ExpertBot
-from ohhell.bots.fastdeal import layout
+from ohhell.bots.fastdeal import Layout, layout
 from ohhell.bots.playmodel import FEATURES, PlayContext, features, history
 from ohhell.bots.shipped import save_weights
 from selfplay import collect_parser, varied_table, write_records
@@ -89,15 +89,17 @@ def collect(args: argparse.Namespace) -> None:
     write_records(play, jobs, args.jobs, args.out)
 
 
-def inputs(row: dict[str, Any]) -> list[list[float]]:
-    """The model's inputs for each legal card of one recorded choice."""
-    lay = layout(table(row["deal"], row["seed"]))
+def inputs(row: dict[str, Any], lay: Layout | None = None) -> list[list[float]]:
+    """The model's inputs for each legal card of one recorded choice (its
+    slots in ``lay``, else in the pack of the deal's own table)."""
+    if lay is None:
+        lay = layout(table(row["deal"], row["seed"]))
     ctx = PlayContext(**row["context"])
     legal = sum(1 << slot for slot in row["legal"])
     return [features(lay, slot, ctx, legal) for slot in row["legal"]]
 
 
-def _arrays(rows: list[dict[str, Any]]) -> tuple[Any, Any, Any]:
+def _arrays(rows: list[dict[str, Any]], lay: Layout | None = None) -> tuple[Any, Any, Any]:
     """The choices padded to one width: inputs, which are real, which was played."""
     import numpy as np
 
@@ -105,7 +107,7 @@ def _arrays(rows: list[dict[str, Any]]) -> tuple[Any, Any, Any]:
     x = np.zeros((len(rows), width, len(FEATURES)))
     real = np.zeros((len(rows), width), dtype=bool)
     for i, r in enumerate(rows):
-        x[i, : len(r["legal"])] = inputs(r)
+        x[i, : len(r["legal"])] = inputs(r, lay)
         real[i, : len(r["legal"])] = True
     y = np.array([r["y"] for r in rows])
     return x, real, y
@@ -120,11 +122,11 @@ def _chances(w: Any, x: Any, real: Any) -> Any:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def _fit(rows: list[dict[str, Any]], ridge: float) -> list[float]:
+def fit_weights(rows: list[dict[str, Any]], ridge: float, lay: Layout | None = None) -> list[float]:
     """The conditional logit by Newton's method (NumPy, a few dozen weights)."""
     import numpy as np
 
-    x, real, y = _arrays(rows)
+    x, real, y = _arrays(rows, lay)
     w = np.zeros(len(FEATURES))
     chosen = x[np.arange(len(y)), y]
     for _ in range(50):
@@ -137,6 +139,16 @@ def _fit(rows: list[dict[str, Any]], ridge: float) -> list[float]:
         if float(np.abs(step).max()) < 1e-9:
             break
     return [float(v) for v in w]
+
+
+def losses(w: list[float], rows: list[dict[str, Any]], lay: Layout | None = None) -> list[float]:
+    """Each choice's log-loss under the weights ``w``: minus the log of the
+    chance they give the card played."""
+    import numpy as np
+
+    x, real, y = _arrays(rows, lay)
+    p = _chances(np.array(w), x, real)
+    return [float(v) for v in -np.log(p[np.arange(len(y)), y])]
 
 
 def _report(w: list[float], rows: list[dict[str, Any]]) -> dict[str, float]:
@@ -162,7 +174,7 @@ def fit(args: argparse.Namespace) -> None:
             rows += [json.loads(line) for line in lines if line.strip()]
     held = [r for r in rows if r["deal"] % 5 == 4]
     train = [r for r in rows if r["deal"] % 5 != 4]
-    w = _fit(train, args.ridge)
+    w = fit_weights(train, args.ridge)
     report: dict[str, Any] = {"samples": len(rows), "held_out": _report(w, held)}
     by_players = {}
     for n in sorted({r["players"] for r in held}):
@@ -177,7 +189,7 @@ def fit(args: argparse.Namespace) -> None:
         file=sys.stderr,
     )
     if args.write:
-        final = _fit(rows, args.ridge)  # the shipped weights use every deal
+        final = fit_weights(rows, args.ridge)  # the shipped weights use every deal
         save_weights(WEIGHTS, FEATURES, final, len(rows), TRAINED_BY)
         print(f"wrote {WEIGHTS}", file=sys.stderr)
 

@@ -50,7 +50,7 @@ def test_the_fit_recovers_the_model_that_drew_the_choices() -> None:
     bench = bench_script("play_model")
     truth = [random.Random(i).uniform(-1.0, 1.0) for i in range(len(playmodel.FEATURES))]
     rows = _drawn_choices(bench, truth, 120)
-    fitted = bench._fit(rows, 0.01)
+    fitted = bench.fit_weights(rows, 0.01)
     # The model that drew the choices explains them better than a uniform
     # pick and as well as the fit (which may only overfit a little).
     report_true = bench._report(truth, rows)
