@@ -1,0 +1,353 @@
+"""What OpenSpiel's ISMCTS tells the table about the undealt cards.
+
+OpenSpiel's ISMCTS knows which cards are undealt (``openspiel_resampler.py``)
+and decides with that knowledge, so its bids and cards carry some of it
+to the table. A fair player can take from them only what its model of that
+player decodes. This bench plays deals of OpenSpiel's ``oh_hell`` with the
+knowing search in every seat and measures two readers of its choices:
+
+- **The search itself** (an exact model of the player, which no bot at the
+  table can run: it would take OpenSpiel's search in every world). At
+  every decision with a choice, two more searches of the same kind give
+  their visit shares: one in the real deal (other random numbers), one in
+  a deal the seat cannot tell from the real one, dealt fairly from its
+  observation (the undealt cards mixed in, the voids shown kept;
+  ``FairStock``). The log of the ratio of the chances the two give the
+  action taken (each mixed with ``--uniform`` of a uniform pick, so that
+  no action is impossible) is how much that action favours the real
+  undealt cards over a fair guess at them: nats a decision, by bids and
+  cards and by tricks done. How often each search's favourite is the action
+  taken says the same in plain counts.
+- **The expert's model of play** (``ohhell.bots.playmodel``, the features a
+  world is weighed by with ``read_play=1``). The knowing search's card
+  choices are fitted twice, every fifth deal held out: with the cards gone
+  as the table saw them, and with the undealt cards counted as gone as
+  well, as a seat that knows them sees it. The held-out log-loss the
+  second saves over the first (paired by choice, with its 95% interval) is
+  what such a model reads of the undealt cards from a card.
+- **The expert's reading of a bid** (``ohhell.bots.expert.trick_estimator``,
+  what a world is weighed by). Each bid is fitted as a rounded Gaussian
+  over the bids 0 to the hand size around a line in the hand's trick
+  estimate, the hand valued once with the cards gone as the table saw them
+  (the turned card) and once with the undealt cards gone too: every card is
+  then ranked among the cards still in play, so a king whose ace was never
+  dealt counts as an ace. The held-out log-loss the second saves is what
+  such a reading takes from a bid.
+
+OpenSpiel's search does not replay a deal the same way in another process
+(its choices follow the order of its hash tables in memory), so the
+figures move a little from run to run; the deals are the same from
+``--seed``.
+
+    python bench/tells.py --deals 300 --jobs 2 --seed 1 --json
+    python bench/tells.py --players 3 --size 10 --deals 150
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from ohhell import Bid, Deal, Play, apply, new_game, observe
+from ohhell.bots.expert import trick_estimator
+from ohhell.bots.fastdeal import Layout, layout, suit_index
+from ohhell.bots.playmodel import history
+from openspiel_bridge import (
+    FairStock,
+    OpenSpielISMCTS,
+    card_of,
+    hands_and_trump,
+    load_game,
+    rules,
+    search_policy,
+)
+from play_model import fit_weights, losses
+from strength import mean_ci
+
+Row = dict[str, Any]
+
+
+def _seed(*numbers: int) -> int:
+    """A seed for one of OpenSpiel's searches, the same in every process."""
+    return random.Random("tells:" + ":".join(map(str, numbers))).randrange(1 << 30)
+
+
+def undealt(lay: Layout, dealt: set[Any]) -> int:
+    """The slots of the cards nobody holds and nobody sees (the turned card is seen)."""
+    return sum(1 << slot for slot in range(lay.size) if lay.cards[slot] not in dealt)
+
+
+def play(job: tuple[int, int, int, int, int, float]) -> tuple[list[Row], list[Row], list[Row]]:
+    """One deal with the knowing search in every seat: a row for each of its
+    decisions with a choice (what it tells), a play-model record for each
+    card chosen among several (the context, the legal slots, the card, the
+    undealt cards) and a record for each bid (the hand, the turned card, the
+    undealt cards, trump, the bid)."""
+    deal, seed, simulations, players, size, uniform = job
+    game = load_game(size, players)
+    chance = random.Random(f"tells-deal:{seed}:{deal}")
+    spiel = game.new_initial_state()
+    while spiel.is_chance_node():
+        spiel.apply_action(chance.choice([a for a, _ in spiel.chance_outcomes()]))
+    hands, turned = hands_and_trump(spiel, players)
+    dealer = (spiel.current_player() - 1) % players
+    table = rules(size, dealer, players)
+    lay = layout(table)
+    engine = new_game(table)
+    apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
+    stock = undealt(lay, {c for h in hands for c in h} | {turned})
+    seats = [OpenSpielISMCTS(simulations).bot(_seed(seed, deal, s)) for s in range(players)]
+    guess = FairStock(simulations, 1, _seed(seed, deal, 2 * players))
+    tells: list[Row] = []
+    cards: list[Row] = []
+    bids: list[Row] = []
+    decision = 0
+    while not spiel.is_terminal():
+        seat = spiel.current_player()
+        legal = spiel.legal_actions()
+        code = seats[seat].step(spiel)
+        obs = observe(engine, seat)
+        if len(legal) > 1:
+            decision += 1
+            known = search_policy(spiel, _seed(seed, deal, 3 * players + decision), simulations)
+            fair = guess.policy(spiel, obs)
+            even = uniform / len(legal)
+            p_known = (1 - uniform) * known.get(code, 0.0) + even
+            p_fair = (1 - uniform) * fair.get(code, 0.0) + even
+            tells.append(
+                {
+                    "deal": deal,
+                    "kind": "bid" if code >= 52 else "card",
+                    "tricks_done": len(obs.tricks),
+                    "choices": len(legal),
+                    "tell": math.log(p_known) - math.log(p_fair),
+                    "known_favourite": max(known, key=lambda a: (known[a], -a)) == code,
+                    "fair_favourite": max(fair, key=lambda a: (fair[a], -a)) == code,
+                }
+            )
+            if code >= 52:
+                bids.append(
+                    {
+                        "deal": deal,
+                        "hand": sum(1 << lay.slot(c, 0) for c in obs.hand),
+                        "turned": 1 << lay.slot(turned, 0),
+                        "undealt": stock,
+                        "trump": suit_index(obs.trump),
+                        "bid": code - 52,
+                    }
+                )
+            else:
+                _, ctx = history(obs, lay)
+                assert ctx is not None
+                choices = sorted({a.card for a in obs.legal_actions if isinstance(a, Play)})
+                cards.append(
+                    {
+                        "deal": deal,
+                        "context": dataclasses.asdict(ctx),
+                        "legal": [lay.slot(c, ctx.gone) for c in choices],
+                        "y": choices.index(card_of(code)),
+                        "undealt": stock,
+                    }
+                )
+        spiel.apply_action(code)
+        apply(engine, Bid(seat, code - 52) if code >= 52 else Play(seat, card_of(code)))
+    return tells, cards, bids
+
+
+def knowing(record: Row) -> Row:
+    """A play-model record as a seat that knows the undealt cards sees it: they count as gone."""
+    context = {**record["context"], "gone": record["context"]["gone"] | record["undealt"]}
+    return {**record, "context": context}
+
+
+def summary_of_tells(rows: list[Row]) -> dict[str, Any]:
+    """What the actions tell, by kind and by tricks done."""
+    groups = {
+        "bids": [r for r in rows if r["kind"] == "bid"],
+        "cards, tricks 1 to 5": [r for r in rows if r["kind"] == "card" and r["tricks_done"] < 5],
+        "cards, tricks 6 on": [r for r in rows if r["kind"] == "card" and r["tricks_done"] >= 5],
+        "cards": [r for r in rows if r["kind"] == "card"],
+    }
+    out: dict[str, Any] = {}
+    for name, group in groups.items():
+        if not group:
+            continue
+        m, ci = mean_ci([r["tell"] for r in group])
+        out[name] = {
+            "decisions": len(group),
+            "nats": round(m, 4),
+            "ci95": round(ci, 4),
+            "favourite_knowing_the_deal": round(sum(r["known_favourite"] for r in group) / len(group), 4),
+            "favourite_guessing_the_stock": round(sum(r["fair_favourite"] for r in group) / len(group), 4),
+        }
+    return out
+
+
+def summary_of_model(records: list[Row], lay: Layout, ridge: float) -> dict[str, Any]:
+    """The play model fitted as the table sees the cards gone and as a
+    knowing seat does; the held-out log-loss each gives, and the saving."""
+    train = [r for r in records if r["deal"] % 5 != 4]
+    held = [r for r in records if r["deal"] % 5 == 4]
+    if not train or not held:
+        return {}
+    table_w = fit_weights(train, ridge, lay)
+    known_w = fit_weights([knowing(r) for r in train], ridge, lay)
+    table_loss = losses(table_w, held, lay)
+    known_loss = losses(known_w, [knowing(r) for r in held], lay)
+    saving, ci = mean_ci([a - b for a, b in zip(table_loss, known_loss, strict=True)])
+    uniform = [math.log(len(r["legal"])) for r in held]
+    return {
+        "held_out_cards": len(held),
+        "log_loss_uniform": round(sum(uniform) / len(uniform), 4),
+        "log_loss_cards_gone_as_seen": round(sum(table_loss) / len(held), 4),
+        "log_loss_undealt_known": round(sum(known_loss) / len(held), 4),
+        "saving_nats_a_card": round(saving, 4),
+        "ci95": round(ci, 4),
+    }
+
+
+def ranked_in_play(lay: Layout, hand: int, gone: int) -> int:
+    """``hand`` with each card moved up past the cards of its suit in ``gone``:
+    ranked among the cards still in play, as a seat that knows ``gone`` are
+    out of it ranks them (a king over an ace that is out plays as the ace)."""
+    out = 0
+    for suit_mask in lay.suit_mask:
+        ladder = [slot for slot in range(lay.size) if suit_mask >> slot & 1]  # by rank, lowest first
+        live = [slot for slot in ladder if not gone >> slot & 1]
+        lift = len(ladder) - len(live)
+        for k, slot in enumerate(live):
+            if hand >> slot & 1:
+                out |= 1 << ladder[k + lift]
+    return out
+
+
+def _bid_losses(
+    train: list[tuple[float, int]], held: list[tuple[float, int]], size: int
+) -> tuple[list[float], dict[str, float]]:
+    """Bids as a rounded Gaussian over 0..``size`` around ``a x estimate + b``
+    (least squares on ``train``, the spread the one of a grid that fits
+    ``train`` best): each held-out bid's log-loss, and the fit."""
+    n = len(train)
+    mx = sum(e for e, _ in train) / n
+    my = sum(b for _, b in train) / n
+    sxx = sum((e - mx) ** 2 for e, _ in train) or 1.0
+    a = sum((e - mx) * (b - my) for e, b in train) / sxx
+    b0 = my - a * mx
+
+    def loss(estimate: float, bid: int, spread: float) -> float:
+        mu = a * estimate + b0
+        z = [math.exp(-((k - mu) ** 2) / (2 * spread**2)) for k in range(size + 1)]
+        return -math.log(max(z[bid] / sum(z), 1e-300))
+
+    spread = min((0.3 + 0.05 * k for k in range(40)), key=lambda sd: sum(loss(e, b, sd) for e, b in train))
+    return [loss(e, b, spread) for e, b in held], {"scale": a, "shift": b0, "spread": spread}
+
+
+def summary_of_bids(records: list[Row], lay: Layout, players: int, size: int) -> dict[str, Any]:
+    """The bids read by the expert's trick estimate of the hand ranked as the
+    table sees it and ranked with the undealt cards out of play."""
+    train = [r for r in records if r["deal"] % 5 != 4]
+    held = [r for r in records if r["deal"] % 5 == 4]
+    if not train or not held:
+        return {}
+    out: dict[str, Any] = {"held_out_bids": len(held)}
+    found: dict[str, list[float]] = {}
+    for name, gone in (
+        ("seen", lambda r: r["turned"]),
+        ("undealt_known", lambda r: r["turned"] | r["undealt"]),
+    ):
+
+        def estimate(r: Row, gone: Any = gone) -> float:
+            return trick_estimator(lay, r["trump"], players)(ranked_in_play(lay, r["hand"], gone(r)))
+
+        found[name], fit = _bid_losses(
+            [(estimate(r), r["bid"]) for r in train], [(estimate(r), r["bid"]) for r in held], size
+        )
+        out[f"log_loss_{name}"] = round(sum(found[name]) / len(held), 4)
+        out[f"fit_{name}"] = {k: round(v, 3) for k, v in fit.items()}
+    saving, ci = mean_ci([a - b for a, b in zip(found["seen"], found["undealt_known"], strict=True)])
+    out["log_loss_uniform"] = round(math.log(size + 1), 4)
+    out["saving_nats_a_bid"] = round(saving, 4)
+    out["ci95"] = round(ci, 4)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--first", type=int, default=0, help="the first deal's number")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--simulations", type=int, default=1000, help="OpenSpiel's ISMCTS budget")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--size", type=int, default=10, help="tricks in the hand")
+    parser.add_argument("--uniform", type=float, default=0.05, help="uniform share mixed into each chance")
+    parser.add_argument("--ridge", type=float, default=1.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if not 0 < args.uniform <= 1:
+        parser.error(f"--uniform must be above 0 and at most 1, not {args.uniform}")
+    load_game(args.size, args.players)  # refuses a game OpenSpiel cannot deal, before any work
+    jobs = [
+        (d, args.seed, args.simulations, args.players, args.size, args.uniform)
+        for d in range(args.first, args.first + args.deals)
+    ]
+    tells: list[Row] = []
+    cards: list[Row] = []
+    bids: list[Row] = []
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for done, (t, c, b) in enumerate(pool.map(play, jobs, chunksize=1), 1):
+            tells += t
+            cards += c
+            bids += b
+            print(f"\r{done}/{args.deals} deals", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    lay = layout(rules(args.size, 0, args.players))
+    report = {
+        "settings": vars(args),
+        "the_search_as_reader": summary_of_tells(tells),
+        "the_play_model_as_reader": summary_of_model(cards, lay, args.ridge),
+        "the_bid_estimate_as_reader": summary_of_bids(bids, lay, args.players, args.size),
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    print(
+        "| the knowing search's choices | decisions | tell, nats a decision ± 95% "
+        "| its favourite, knowing / guessing |"
+    )
+    print("| --- | ---: | --- | --- |")
+    for name, g in report["the_search_as_reader"].items():
+        print(
+            f"| {name} | {g['decisions']} | {g['nats']:+.3f} ± {g['ci95']:.3f} "
+            f"| {g['favourite_knowing_the_deal']:.1%} / {g['favourite_guessing_the_stock']:.1%} |"
+        )
+    m = report["the_play_model_as_reader"]
+    if m:
+        print(
+            f"\nthe play model on {m['held_out_cards']} held-out cards: log-loss "
+            f"{m['log_loss_cards_gone_as_seen']:.4f} with the cards gone as seen, "
+            f"{m['log_loss_undealt_known']:.4f} with the undealt cards known "
+            f"(uniform {m['log_loss_uniform']:.4f}): it reads "
+            f"{m['saving_nats_a_card']:+.4f} ± {m['ci95']:.4f} nats a card"
+        )
+    b = report["the_bid_estimate_as_reader"]
+    if b:
+        print(
+            f"the trick estimate on {b['held_out_bids']} held-out bids: log-loss "
+            f"{b['log_loss_seen']:.4f} ranking the hand as seen, "
+            f"{b['log_loss_undealt_known']:.4f} with the undealt cards out of play "
+            f"(uniform {b['log_loss_uniform']:.4f}): it reads "
+            f"{b['saving_nats_a_bid']:+.4f} ± {b['ci95']:.4f} nats a bid"
+        )
+
+
+if __name__ == "__main__":
+    main()
