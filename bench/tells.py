@@ -293,9 +293,15 @@ def main() -> None:
     parser.add_argument("--ridge", type=float, default=1.0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    for name in ("deals", "jobs", "simulations"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1, not {getattr(args, name)}")
     if not 0 < args.uniform <= 1:
         parser.error(f"--uniform must be above 0 and at most 1, not {args.uniform}")
-    load_game(args.size, args.players)  # refuses a game OpenSpiel cannot deal, before any work
+    try:
+        load_game(args.size, args.players)  # refuses a game OpenSpiel cannot deal, before any work
+    except ValueError as error:
+        parser.error(str(error))
     jobs = [
         (d, args.seed, args.simulations, args.players, args.size, args.uniform)
         for d in range(args.first, args.first + args.deals)
