@@ -39,7 +39,8 @@ OpenSpiel's search does not replay a deal the same way in another process
 figures move a little from run to run; the deals are the same from
 ``--seed``.
 
-    python bench/tells.py --deals 300 --jobs 2 --seed 1 --json
+    python bench/tells.py --deals 300 --jobs 2 --seed 1 --json --rows tells.json
+    python bench/tells.py --read tells.json     # the figures again from the records
     python bench/tells.py --players 3 --size 10 --deals 150
 """
 
@@ -166,8 +167,26 @@ def knowing(record: Row) -> Row:
     return {**record, "context": context}
 
 
-def summary_of_tells(rows: list[Row]) -> dict[str, Any]:
-    """What the actions tell, by kind and by tricks done."""
+def clustered_mean_ci(values: list[float], deals: list[int]) -> tuple[float, float]:
+    """The mean of ``values`` with its 95% interval, each deal's values taken
+    together: the choices of one deal share its undealt cards, so they are
+    not independent draws (the ratio estimator's variance over deals)."""
+    by_deal: dict[int, list[float]] = {}
+    for value, deal in zip(values, deals, strict=True):
+        by_deal.setdefault(deal, []).append(value)
+    mean = sum(values) / len(values)
+    k = len(by_deal)
+    if k < 2:
+        return mean, float("nan")
+    size = len(values) / k
+    spread = sum((sum(v) - mean * len(v)) ** 2 for v in by_deal.values()) / (k - 1)
+    return mean, 1.96 * math.sqrt(spread / k) / size
+
+
+def summary_of_tells(rows: list[Row], players: int) -> dict[str, Any]:
+    """What the actions tell, by kind and by tricks done, and in a deal: all
+    the tells of a deal summed, less the seat's own share (a seat reads the
+    others' choices, ``players - 1`` of ``players``)."""
     groups = {
         "bids": [r for r in rows if r["kind"] == "bid"],
         "cards, tricks 1 to 5": [r for r in rows if r["kind"] == "card" and r["tricks_done"] < 5],
@@ -178,13 +197,23 @@ def summary_of_tells(rows: list[Row]) -> dict[str, Any]:
     for name, group in groups.items():
         if not group:
             continue
-        m, ci = mean_ci([r["tell"] for r in group])
+        m, ci = clustered_mean_ci([r["tell"] for r in group], [r["deal"] for r in group])
         out[name] = {
             "decisions": len(group),
             "nats": round(m, 4),
             "ci95": round(ci, 4),
             "favourite_knowing_the_deal": round(sum(r["known_favourite"] for r in group) / len(group), 4),
             "favourite_guessing_the_stock": round(sum(r["fair_favourite"] for r in group) / len(group), 4),
+        }
+    per_deal: dict[int, float] = {}
+    for r in rows:
+        per_deal[r["deal"]] = per_deal.get(r["deal"], 0.0) + r["tell"] * (players - 1) / players
+    if per_deal:
+        m, ci = mean_ci(list(per_deal.values()))
+        out["a deal, the others' choices"] = {
+            "deals": len(per_deal),
+            "nats": round(m, 4),
+            "ci95": round(ci, 4),
         }
     return out
 
@@ -200,7 +229,9 @@ def summary_of_model(records: list[Row], lay: Layout, ridge: float) -> dict[str,
     known_w = fit_weights([knowing(r) for r in train], ridge, lay)
     table_loss = losses(table_w, held, lay)
     known_loss = losses(known_w, [knowing(r) for r in held], lay)
-    saving, ci = mean_ci([a - b for a, b in zip(table_loss, known_loss, strict=True)])
+    saving, ci = clustered_mean_ci(
+        [a - b for a, b in zip(table_loss, known_loss, strict=True)], [r["deal"] for r in held]
+    )
     uniform = [math.log(len(r["legal"])) for r in held]
     return {
         "held_out_cards": len(held),
@@ -271,70 +302,42 @@ def summary_of_bids(records: list[Row], lay: Layout, players: int, size: int) ->
         )
         out[f"log_loss_{name}"] = round(sum(found[name]) / len(held), 4)
         out[f"fit_{name}"] = {k: round(v, 3) for k, v in fit.items()}
-    saving, ci = mean_ci([a - b for a, b in zip(found["seen"], found["undealt_known"], strict=True)])
+    saving, ci = clustered_mean_ci(
+        [a - b for a, b in zip(found["seen"], found["undealt_known"], strict=True)], [r["deal"] for r in held]
+    )
     out["log_loss_uniform"] = round(math.log(size + 1), 4)
     out["saving_nats_a_bid"] = round(saving, 4)
     out["ci95"] = round(ci, 4)
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--first", type=int, default=0, help="the first deal's number")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--simulations", type=int, default=1000, help="OpenSpiel's ISMCTS budget")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--size", type=int, default=10, help="tricks in the hand")
-    parser.add_argument("--uniform", type=float, default=0.05, help="uniform share mixed into each chance")
-    parser.add_argument("--ridge", type=float, default=1.0)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    for name in ("deals", "jobs", "simulations"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name} must be at least 1, not {getattr(args, name)}")
-    if not 0 < args.uniform <= 1:
-        parser.error(f"--uniform must be above 0 and at most 1, not {args.uniform}")
-    try:
-        load_game(args.size, args.players)  # refuses a game OpenSpiel cannot deal, before any work
-    except ValueError as error:
-        parser.error(str(error))
-    jobs = [
-        (d, args.seed, args.simulations, args.players, args.size, args.uniform)
-        for d in range(args.first, args.first + args.deals)
-    ]
-    tells: list[Row] = []
-    cards: list[Row] = []
-    bids: list[Row] = []
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for done, (t, c, b) in enumerate(pool.map(play, jobs, chunksize=1), 1):
-            tells += t
-            cards += c
-            bids += b
-            print(f"\r{done}/{args.deals} deals", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
-    lay = layout(rules(args.size, 0, args.players))
-    report = {
-        "settings": vars(args),
-        "the_search_as_reader": summary_of_tells(tells),
-        "the_play_model_as_reader": summary_of_model(cards, lay, args.ridge),
-        "the_bid_estimate_as_reader": summary_of_bids(bids, lay, args.players, args.size),
+def report_of(records: dict[str, list[Row]], settings: dict[str, Any]) -> dict[str, Any]:
+    """The three readers' figures from a run's records."""
+    lay = layout(rules(settings["size"], 0, settings["players"]))
+    return {
+        "settings": settings,
+        "the_search_as_reader": summary_of_tells(records["tells"], settings["players"]),
+        "the_play_model_as_reader": summary_of_model(records["cards"], lay, settings["ridge"]),
+        "the_bid_estimate_as_reader": summary_of_bids(
+            records["bids"], lay, settings["players"], settings["size"]
+        ),
     }
-    if args.json:
-        print(json.dumps(report, indent=2))
+
+
+def print_table(report: dict[str, Any]) -> None:
     print(
-        "| the knowing search's choices | decisions | tell, nats a decision ± 95% "
-        "| its favourite, knowing / guessing |"
+        "| the knowing search's choices, read by its visit shares | decisions | tell, nats ± 95% "
+        "| its favourite is the action, knowing / guessing the stock |"
     )
     print("| --- | ---: | --- | --- |")
     for name, g in report["the_search_as_reader"].items():
-        print(
-            f"| {name} | {g['decisions']} | {g['nats']:+.3f} ± {g['ci95']:.3f} "
-            f"| {g['favourite_knowing_the_deal']:.1%} / {g['favourite_guessing_the_stock']:.1%} |"
-        )
+        if "decisions" in g:
+            print(
+                f"| {name} | {g['decisions']} | {g['nats']:+.3f} ± {g['ci95']:.3f} "
+                f"| {g['favourite_knowing_the_deal']:.1%} / {g['favourite_guessing_the_stock']:.1%} |"
+            )
+        else:
+            print(f"| **{name}** | {g['deals']} deals | **{g['nats']:+.2f} ± {g['ci95']:.2f}** | |")
     m = report["the_play_model_as_reader"]
     if m:
         print(
@@ -353,6 +356,67 @@ def main() -> None:
             f"(uniform {b['log_loss_uniform']:.4f}): it reads "
             f"{b['saving_nats_a_bid']:+.4f} ± {b['ci95']:.4f} nats a bid"
         )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--first", type=int, default=0, help="the first deal's number")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--simulations", type=int, default=1000, help="OpenSpiel's ISMCTS budget")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--size", type=int, default=10, help="tricks in the hand")
+    parser.add_argument("--uniform", type=float, default=0.05, help="uniform share mixed into each chance")
+    parser.add_argument("--ridge", type=float, default=1.0)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rows", help="write the run's records (settings, choices) to this JSON file")
+    parser.add_argument("--read", help="no play: the figures from a file --rows wrote")
+    args = parser.parse_args()
+    if args.read:
+        try:
+            with open(args.read) as f:
+                saved = json.load(f)
+            settings, records = saved["settings"], saved["records"]
+            assert all(isinstance(records[k], list) for k in ("tells", "cards", "bids"))
+        except (OSError, ValueError, KeyError, TypeError, AssertionError) as error:
+            parser.error(f"{args.read} is not a file that --rows wrote ({type(error).__name__}: {error})")
+        report = report_of(records, settings)
+        if args.json:
+            print(json.dumps(report, indent=2))
+        print_table(report)
+        return
+    for name in ("deals", "jobs", "simulations"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1, not {getattr(args, name)}")
+    if not 0 < args.uniform <= 1:
+        parser.error(f"--uniform must be above 0 and at most 1, not {args.uniform}")
+    try:
+        load_game(args.size, args.players)  # refuses a game OpenSpiel cannot deal, before any work
+    except ValueError as error:
+        parser.error(str(error))
+    jobs = [
+        (d, args.seed, args.simulations, args.players, args.size, args.uniform)
+        for d in range(args.first, args.first + args.deals)
+    ]
+    records: dict[str, list[Row]] = {"tells": [], "cards": [], "bids": []}
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for done, (t, c, b) in enumerate(pool.map(play, jobs, chunksize=1), 1):
+            records["tells"] += t
+            records["cards"] += c
+            records["bids"] += b
+            print(f"\r{done}/{args.deals} deals", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    settings = {k: v for k, v in vars(args).items() if k not in ("rows", "read", "json")}
+    if args.rows:
+        with open(args.rows, "w") as f:
+            json.dump({"settings": settings, "records": records}, f)
+    report = report_of(records, settings)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    print_table(report)
 
 
 if __name__ == "__main__":

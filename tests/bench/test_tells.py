@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ohhell import Card
+from ohhell import Card, Observation
 
 pytest.importorskip("pyspiel")
 
@@ -92,29 +92,98 @@ def test_the_play_model_reader_finds_a_planted_tell_and_no_other() -> None:
     assert abs(none["saving_nats_a_card"]) < none["ci95"] < 0.2  # nothing read: the interval holds zero
 
 
-def test_the_tells_are_summed_by_kind_and_by_trick() -> None:
+def test_the_tells_are_summed_by_kind_by_trick_and_by_deal() -> None:
     bench = bench_script("tells")
 
-    def row(kind: str, done: int, tell: float, known: bool, fair: bool) -> dict[str, Any]:
+    def row(deal: int, kind: str, done: int, tell: float, known: bool, fair: bool) -> dict[str, Any]:
         return {
-            "deal": 0, "kind": kind, "tricks_done": done, "choices": 3, "tell": tell,
+            "deal": deal, "kind": kind, "tricks_done": done, "choices": 3, "tell": tell,
             "known_favourite": known, "fair_favourite": fair,
         }  # fmt: skip
 
     rows = [
-        row("bid", 0, 1.0, True, False),
-        row("bid", 0, 0.0, True, True),
-        row("card", 0, 0.5, False, False),
-        row("card", 4, -0.1, True, False),
-        row("card", 5, 0.3, True, True),
+        row(0, "bid", 0, 1.0, True, False),
+        row(1, "bid", 0, 0.0, True, True),
+        row(0, "card", 0, 0.5, False, False),
+        row(1, "card", 4, -0.1, True, False),
+        row(1, "card", 5, 0.3, True, True),
     ]
-    out = bench.summary_of_tells(rows)
+    out = bench.summary_of_tells(rows, 4)
     assert out["bids"]["decisions"] == 2 and out["bids"]["nats"] == 0.5
     assert out["bids"]["favourite_knowing_the_deal"] == 1.0
     assert out["bids"]["favourite_guessing_the_stock"] == 0.5
     assert out["cards, tricks 1 to 5"]["decisions"] == 2 and out["cards, tricks 1 to 5"]["nats"] == 0.2
     assert out["cards, tricks 6 on"]["decisions"] == 1 and out["cards, tricks 6 on"]["nats"] == 0.3
     assert out["cards"]["decisions"] == 3
+    # A deal's tells summed, three quarters of them the others' at 4 players:
+    # deal 0 (1.0 + 0.5) x 3/4 = 1.125, deal 1 (0 - 0.1 + 0.3) x 3/4 = 0.15.
+    deal = out["a deal, the others' choices"]
+    assert deal["deals"] == 2 and deal["nats"] == round((1.125 + 0.15) / 2, 4)
+
+
+def test_the_interval_takes_a_deal_s_choices_together() -> None:
+    bench = bench_script("tells")
+    # Ten deals whose choices all agree within the deal: as independent draws
+    # the interval would shrink with the 50 choices, taken by deal it is the
+    # interval of ten values.
+    values = [float(d % 2) for d in range(10) for _ in range(5)]
+    deals = [d for d in range(10) for _ in range(5)]
+    mean, ci = bench.clustered_mean_ci(values, deals)
+    per_deal_mean, per_deal_ci = bench.mean_ci([float(d % 2) for d in range(10)])
+    assert mean == per_deal_mean == 0.5
+    assert abs(ci - per_deal_ci) < 1e-12
+    assert ci > bench.mean_ci(values)[1] * 2
+    assert math.isnan(bench.clustered_mean_ci([1.0, 2.0], [3, 3])[1])
+
+
+def test_the_tell_is_the_log_ratio_of_the_two_searches_chances(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The two readers stubbed with fixed shares: the real deal's search puts
+    # 0.8 on the lowest legal action, the fair guess 0.2; the rest is spread.
+    # The fair guess must be handed the seat's observation, never the deal.
+    bench = bench_script("tells")
+    seen: list[Any] = []
+
+    def shares(legal: list[int], top: float) -> dict[int, float]:
+        rest = (1 - top) / (len(legal) - 1)
+        return {a: top if a == min(legal) else rest for a in legal}
+
+    def knowing(state: Any, seed: int, simulations: int) -> dict[int, float]:
+        return shares(state.legal_actions(), 0.8)
+
+    class Guess:
+        def __init__(self, simulations: int, stocks: int, seed: int) -> None:
+            pass
+
+        def policy(self, spiel: Any, obs: Any) -> dict[int, float]:
+            seen.append(obs)
+            return shares(spiel.legal_actions(), 0.2)
+
+    monkeypatch.setattr(bench, "search_policy", knowing)
+    monkeypatch.setattr(bench, "FairStock", Guess)
+    players, size, uniform = 3, 4, 0.05
+    tells, cards, _ = bench.play((2, 5, 20, players, size, uniform))
+    assert len(seen) == len(tells)
+    for obs in seen:
+        assert isinstance(obs, Observation)
+        assert [h is None for h in obs.hands] == [s != obs.seat for s in range(players)]
+    for r in tells:
+        # Which action the seat took is the real search's; its chance under
+        # each stub is known, whichever it was.
+        n = r["choices"]
+        low_known, low_fair = 0.8, 0.2
+        rest_known, rest_fair = 0.2 / (n - 1), 0.8 / (n - 1)
+        candidates = {
+            math.log(0.95 * a + uniform / n) - math.log(0.95 * b + uniform / n)
+            for a, b in ((low_known, low_fair), (rest_known, rest_fair))
+        }
+        assert min(abs(r["tell"] - c) for c in candidates) < 1e-12
+        took_lowest = abs(r["tell"] - max(candidates)) < 1e-12
+        assert r["known_favourite"] == took_lowest
+        if took_lowest and n < 5:  # the fair guess favours another (0.8 / (n - 1) > 0.2 each)
+            assert not r["fair_favourite"]
+    first_card = next(r for r in tells if r["kind"] == "card")
+    assert first_card["tricks_done"] == 0  # the opening lead: no trick done yet
+    assert len(cards) == sum(r["kind"] == "card" for r in tells)
 
 
 def test_a_hand_is_ranked_among_the_cards_still_in_play() -> None:
