@@ -80,9 +80,34 @@ def hands_and_trump(state: Any, players: int = PLAYERS) -> tuple[list[list[Card]
     return [hands[s] for s in range(players)], trump
 
 
-def _seed(*numbers: int) -> int:
+def seed_of(*parts: int | str) -> int:
     """A seed for OpenSpiel's bots, the same in every process."""
-    return random.Random(":".join(map(str, numbers))).randrange(1 << 30)
+    return random.Random(":".join(map(str, parts))).randrange(1 << 30)
+
+
+def new_deal(chance: random.Random, size: int, players: int, penalty: bool = False) -> tuple[Any, Any]:
+    """A deal of OpenSpiel's game drawn with ``chance``, and our engine's game
+    with the same dealer, cards and turned card: the two then follow each
+    other action by action (``follow``)."""
+    spiel = load_game(size, players, penalty).new_initial_state()
+    while spiel.is_chance_node():
+        spiel.apply_action(chance.choice([a for a, _ in spiel.chance_outcomes()]))
+    hands, turned = hands_and_trump(spiel, players)
+    dealer = (spiel.current_player() - 1) % players
+    engine = new_game(rules(size, dealer, players, penalty))
+    apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
+    return spiel, engine
+
+
+def follow(spiel: Any, engine: Any, code: int) -> None:
+    """Apply OpenSpiel's action ``code`` (a card, or 52 + a bid) to both games."""
+    seat = spiel.current_player()
+    # pyspiel applies an illegal action without a word: check it here, so
+    # the two games can never drift apart (as a hook-free engine once did).
+    if code not in spiel.legal_actions():
+        raise RuntimeError(f"seat {seat} chose {code}, which OpenSpiel's oh_hell does not allow here")
+    spiel.apply_action(code)
+    apply(engine, Bid(seat, code - 52) if code >= 52 else Play(seat, card_of(code)))
 
 
 class OpenSpielISMCTS:
@@ -160,7 +185,7 @@ class FairStock:
         self.shares = [share + (1 if k < simulations - share * stocks else 0) for k in range(stocks)]
         self.rng = random.Random(seed)
         final = pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT
-        self.searches = [_ismcts(_seed(seed, k), sims, final) for k, sims in enumerate(self.shares)]
+        self.searches = [_ismcts(seed_of(seed, k), sims, final) for k, sims in enumerate(self.shares)]
 
     def worlds(self, spiel: Any, obs: Any) -> list[Any]:
         """One OpenSpiel state for each search: a deal drawn from ``obs``
@@ -240,25 +265,17 @@ def play_deal(
     in the last two an OpenSpiel ISMCTS(1000) makes our seats' other decisions.
     ``penalty`` plays OpenSpiel's ``off_bid_penalty`` scoring."""
     n = len(players)
-    game = load_game(size, n, penalty)
-    chance = random.Random(f"openspiel-deal:{seed}:{deal}")
-    spiel = game.new_initial_state()
-    while spiel.is_chance_node():
-        outcomes = [a for a, _ in spiel.chance_outcomes()]
-        spiel.apply_action(chance.choice(outcomes))
-    hands, turned = hands_and_trump(spiel, n)
-    dealer = (spiel.current_player() - 1) % n
-    engine = new_game(rules(size, dealer, n, penalty))
-    apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
+    spiel, engine = new_deal(random.Random(f"openspiel-deal:{seed}:{deal}"), size, n, penalty)
+    dealer = engine.dealer
     stand_in = OpenSpielISMCTS(1000)
     bots: list[Any] = []
     for s, p in enumerate(players):
         if isinstance(p, OpenSpielISMCTS):
-            bots.append(p.bot(_seed(seed, deal, s)))
+            bots.append(p.bot(seed_of(seed, deal, s)))
         else:
             bots.append(p)
     # The stand-ins' seeds at 4 players are the ones every earlier run used.
-    stand_ins = [stand_in.bot(_seed(seed, deal, s + n)) for s in range(n)]
+    stand_ins = [stand_in.bot(seed_of(seed, deal, s + n)) for s in range(n)]
     rngs = [random.Random(f"ours:{seed}:{deal}:{s}") for s in range(n)]
     times: list[list[float]] = [[] for _ in range(n)]
     while not spiel.is_terminal():
@@ -278,12 +295,7 @@ def play_deal(
         else:
             code = bot.step(spiel)
         times[seat].append(time.perf_counter() - t0)
-        # pyspiel applies an illegal action without a word: check it here, so
-        # the two games can never drift apart (as a hook-free engine once did).
-        if code not in spiel.legal_actions():
-            raise RuntimeError(f"seat {seat} chose {code}, which OpenSpiel's oh_hell does not allow here")
-        spiel.apply_action(code)
-        apply(engine, Bid(seat, code - 52) if code >= 52 else Play(seat, card_of(code)))
+        follow(spiel, engine, code)
     result = engine.results[-1]
     returns = spiel.returns()
     assert [float(x) for x in result.scores] == [float(x) for x in returns], (result.scores, returns)
@@ -299,10 +311,13 @@ __all__ = [
     "Ours",
     "action_of",
     "card_of",
+    "follow",
     "hands_and_trump",
     "load_game",
+    "new_deal",
     "play_deal",
     "redeal",
     "rules",
     "search_policy",
+    "seed_of",
 ]

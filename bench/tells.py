@@ -55,7 +55,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ohhell import Bid, Deal, Play, apply, new_game, observe
+from ohhell import Play, observe
 from ohhell.bots.expert import trick_estimator
 from ohhell.bots.fastdeal import Layout, layout, suit_index
 from ohhell.bots.playmodel import history
@@ -63,20 +63,18 @@ from openspiel_bridge import (
     FairStock,
     OpenSpielISMCTS,
     card_of,
+    follow,
     hands_and_trump,
     load_game,
+    new_deal,
     rules,
     search_policy,
+    seed_of,
 )
 from play_model import fit_weights, losses
 from strength import mean_ci
 
 Row = dict[str, Any]
-
-
-def _seed(*numbers: int) -> int:
-    """A seed for one of OpenSpiel's searches, the same in every process."""
-    return random.Random("tells:" + ":".join(map(str, numbers))).randrange(1 << 30)
 
 
 def undealt(lay: Layout, dealt: set[Any]) -> int:
@@ -91,20 +89,12 @@ def play(job: tuple[int, int, int, int, int, float]) -> tuple[list[Row], list[Ro
     undealt cards) and a record for each bid (the hand, the turned card, the
     undealt cards, trump, the bid)."""
     deal, seed, simulations, players, size, uniform = job
-    game = load_game(size, players)
-    chance = random.Random(f"tells-deal:{seed}:{deal}")
-    spiel = game.new_initial_state()
-    while spiel.is_chance_node():
-        spiel.apply_action(chance.choice([a for a, _ in spiel.chance_outcomes()]))
+    spiel, engine = new_deal(random.Random(f"tells-deal:{seed}:{deal}"), size, players)
     hands, turned = hands_and_trump(spiel, players)
-    dealer = (spiel.current_player() - 1) % players
-    table = rules(size, dealer, players)
-    lay = layout(table)
-    engine = new_game(table)
-    apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
+    lay = layout(engine.rules)
     stock = undealt(lay, {c for h in hands for c in h} | {turned})
-    seats = [OpenSpielISMCTS(simulations).bot(_seed(seed, deal, s)) for s in range(players)]
-    guess = FairStock(simulations, 1, _seed(seed, deal, 2 * players))
+    seats = [OpenSpielISMCTS(simulations).bot(seed_of("tells", seed, deal, s)) for s in range(players)]
+    guess = FairStock(simulations, 1, seed_of("tells", seed, deal, 2 * players))
     tells: list[Row] = []
     cards: list[Row] = []
     bids: list[Row] = []
@@ -116,7 +106,7 @@ def play(job: tuple[int, int, int, int, int, float]) -> tuple[list[Row], list[Ro
         obs = observe(engine, seat)
         if len(legal) > 1:
             decision += 1
-            known = search_policy(spiel, _seed(seed, deal, 3 * players + decision), simulations)
+            known = search_policy(spiel, seed_of("tells", seed, deal, 3 * players + decision), simulations)
             fair = guess.policy(spiel, obs)
             even = uniform / len(legal)
             p_known = (1 - uniform) * known.get(code, 0.0) + even
@@ -156,8 +146,7 @@ def play(job: tuple[int, int, int, int, int, float]) -> tuple[list[Row], list[Ro
                         "undealt": stock,
                     }
                 )
-        spiel.apply_action(code)
-        apply(engine, Bid(seat, code - 52) if code >= 52 else Play(seat, card_of(code)))
+        follow(spiel, engine, code)
     return tells, cards, bids
 
 

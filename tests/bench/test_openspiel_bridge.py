@@ -49,14 +49,11 @@ def test_the_fair_search_reads_only_its_seats_observation() -> None:
     # searched twice may come out otherwise.)
     import random
 
-    from ohhell import Deal, apply, new_game, observe
+    from ohhell import observe
 
     size, n = 5, 4
-    game = bridge.load_game(size, n)
     chance = random.Random(11)
-    spiel = game.new_initial_state()
-    while spiel.is_chance_node():
-        spiel.apply_action(chance.choice([a for a, _ in spiel.chance_outcomes()]))
+    spiel, engine = bridge.new_deal(chance, size, n)
     hands, turned = bridge.hands_and_trump(spiel, n)
     seat = spiel.current_player()
     pool = [c for s in range(n) if s != seat for c in hands[s]]
@@ -72,8 +69,6 @@ def test_the_fair_search_reads_only_its_seats_observation() -> None:
     assert twin.information_state_string(seat) == spiel.information_state_string(seat)
     assert twin.history() != history  # what a search that peeked would see differ
 
-    engine = new_game(bridge.rules(size, (seat - 1) % n, n))
-    apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
     obs = observe(engine, seat)
     fair = bridge.OpenSpielISMCTS(200, stocks=4)
     searched = [[w.history() for w in fair.bot(5).worlds(state, obs)] for state in (spiel, twin)]
@@ -100,16 +95,9 @@ def test_the_fair_search_refuses_more_stocks_than_simulations() -> None:
 def test_both_searches_give_shares_of_the_legal_actions_that_sum_to_one() -> None:
     import random
 
-    from ohhell import Deal, apply, new_game, observe
+    from ohhell import observe
 
-    game = bridge.load_game(size=4, players=3)
-    spiel = game.new_initial_state()
-    chance = random.Random(4)
-    while spiel.is_chance_node():
-        spiel.apply_action(chance.choice([a for a, _ in spiel.chance_outcomes()]))
-    hands, turned = bridge.hands_and_trump(spiel, 3)
-    engine = new_game(bridge.rules(4, (spiel.current_player() - 1) % 3, 3))
-    apply(engine, Deal(tuple(tuple(h) for h in hands), turned))
+    spiel, engine = bridge.new_deal(random.Random(4), 4, 3)
     legal = set(spiel.legal_actions())
     knowing = bridge.search_policy(spiel, 1, 60)
     fair = bridge.FairStock(60, 3, 2).policy(spiel, observe(engine, spiel.current_player()))
