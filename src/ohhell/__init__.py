@@ -41,7 +41,7 @@ from .hand import (
     trick_winner,
     trump_namer,
 )
-from .match import Chance, Event, Match, Player, Waiting, seeded_chance
+from .match import CHANGE_GRACE, Chance, Event, Match, Player, Waiting, seeded_chance
 from .record import Record, RecordError, dump, dumps, format_action, load, loads, parse_action
 from .rules import (
     MAX_PLAYERS,
@@ -89,6 +89,7 @@ from .view import (
 __all__ = [
     "ALL_CARDS",
     "CHANCE",
+    "CHANGE_GRACE",
     "MAX_BID_CHANGES",
     "MAX_EXTRA_HANDS",
     "MAX_PLAYERS",

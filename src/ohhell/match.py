@@ -10,7 +10,9 @@ It decides, from the core alone,
 - whether a seat's action is taken (``check``/``submit``), refusing with an
   ``IllegalActionError`` that carries the seat, the action and the rule, and
   that never tells a seat a card it may not see;
-- R-BID-CHANGE's window: who may still change a bid and whether they kept it;
+- R-BID-CHANGE's window: who may still change a bid, whether they kept it,
+  and how long the next bidder waits for them (``change_grace``: a short,
+  bounded wait that every front end shows, never a wait for a button);
 - the turn clock's inputs: since which version and since when (``clock``)
   each seat's choices have been what they are;
 - what each seat may see of the last action (``seen``, via ``view``).
@@ -27,7 +29,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 from .actions import CHANCE, Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
 from .chance import chance_action
@@ -45,6 +47,13 @@ from .game import (
 )
 from .rules import Bidding, Rules
 from .view import Observation, SeenAction, observe, seen_action
+
+
+CHANGE_GRACE: Final = 3.0
+"""Seconds the next bidder, when a bot, gives a person who may still change
+their bid (R-BID-CHANGE) before bidding: long enough to see the bid and
+change it, short enough that the game goes on without anyone pressing a
+button. Front ends show it counting down; "keep" ends it at once."""
 
 
 class Player(Protocol):
@@ -109,8 +118,12 @@ class Match:
         *,
         clock: Callable[[], float] = time.monotonic,
         track_turns: bool = True,
+        change_grace: float = CHANGE_GRACE,
     ) -> None:
+        if not 0 <= change_grace <= 3600:
+            raise ValueError(f"the wait for a bid change must be from 0 to 3600 seconds, not {change_grace:g}")
         self.state = state
+        self.change_grace = change_grace
         self._chance = chance
         self._clock = clock
         # With track_turns, every seat's choices are worked out after each
@@ -131,6 +144,9 @@ class Match:
         # clock's start. A rebuilt match gives every clock a fresh start.
         self.turn_started = [now] * n
         self.kept_at: int | None = None  # R-BID-CHANGE: the version at which the changer kept its bid
+        # R-BID-CHANGE: when (on ``clock``) the window of the seat that may
+        # still change its bid opened; a rebuilt match opens it afresh.
+        self._change_opened = now
         self._before: tuple[int, int] | None = None  # hand number and results before the last submit
 
     @classmethod
@@ -141,8 +157,9 @@ class Match:
         *,
         clock: Callable[[], float] = time.monotonic,
         track_turns: bool = True,
+        change_grace: float = CHANGE_GRACE,
     ) -> Match:
-        return cls(new_game(rules), chance, clock=clock, track_turns=track_turns)
+        return cls(new_game(rules), chance, clock=clock, track_turns=track_turns, change_grace=change_grace)
 
     # --- What the match waits for ---
 
@@ -254,6 +271,24 @@ class Match:
             )
         self.kept_at = self.version
 
+    def change_left(self) -> float | None:
+        """Seconds the next bidder still waits for the seat that may change its
+        bid (``change_grace`` from its bid, 0 once over), or None when no
+        seat may: then nobody waits for a change.
+
+        The wait is the driver's to honour, for a bot bidding next; a person
+        bidding next simply bids when ready, which ends the chance to change."""
+        seat = self.state.change_seat
+        if not self.can_change(seat):
+            return None
+        return max(0.0, self._change_opened + self.change_grace - self._clock())
+
+    def change_holds(self) -> int | None:
+        """The seat whose chance to change its bid still holds the next bidder
+        back (within ``change_grace``), or None."""
+        left = self.change_left()
+        return self.state.change_seat if left is not None and left > 0 else None
+
     # --- Taking actions ---
 
     def chance_action(self) -> DrawForDealer | Deal:
@@ -309,6 +344,8 @@ class Match:
         before = (self.state.hand_number, len(self.state.results))
         apply(self.state, action)
         self._before = before
+        if isinstance(action, Bid) and self.state.change_seat == action.seat:
+            self._change_opened = self._clock()  # R-BID-CHANGE: the window opens with the bid
         if self._track:
             version, now = self.version, self._clock()
             for s in range(self.state.players):
@@ -373,4 +410,4 @@ class Match:
         return self.state
 
 
-__all__ = ["Chance", "Event", "Match", "Player", "Waiting", "seeded_chance"]
+__all__ = ["CHANGE_GRACE", "Chance", "Event", "Match", "Player", "Waiting", "seeded_chance"]

@@ -170,6 +170,36 @@ def test_the_bid_change_window_is_a_right_kept_or_used_not_a_turn() -> None:
     assert match.state.bids[first] == 2 and match.can_change(first)
 
 
+def test_the_next_bidder_waits_for_a_change_only_a_bounded_grace() -> None:
+    # R-BID-CHANGE: the chance to change a bid holds the next bidder back for
+    # change_grace seconds from the bid, then nobody waits for it; keeping
+    # ends the wait at once; the right itself lasts until the next bid.
+    clock = FakeClock()
+    rules = make_rules("okenuff", {"first-dealer": "0", "hand-sizes": "3"})
+    match = Match(new_game(rules), seeded_chance("grace"), clock=clock, track_turns=False, change_grace=3.0)
+    while match.state.is_chance:
+        match.deal()
+    first = match.to_ask()[0]
+    assert match.change_left() is None and match.change_holds() is None  # nobody has bid
+    clock.now += 10.0  # the time before a bid does not count
+    match.submit(Bid(first, 1))
+    assert match.change_left() == 3.0 and match.change_holds() == first
+    clock.now += 2.0
+    assert match.change_left() == 1.0 and match.change_holds() == first
+    clock.now += 1.5
+    assert match.change_left() == 0.0 and match.change_holds() is None
+    assert match.can_change(first)  # the next bidder may go on; a change still counts until it bids
+    match.submit(ChangeBid(first, 2))
+    assert match.change_holds() is None  # a change does not start the wait again
+    nxt = match.to_ask()[0]
+    match.submit(Bid(nxt, 0))  # the next bid opens the next seat's window
+    assert match.change_holds() == nxt
+    match.keep_bid(nxt)
+    assert match.change_left() is None and match.change_holds() is None
+    with pytest.raises(ValueError, match="from 0 to 3600"):
+        Match(new_game(rules), seeded_chance("grace"), change_grace=-1)
+
+
 def test_turn_clocks_start_when_a_seats_choices_change() -> None:
     clock = FakeClock()
     match = three_card_match(clock)
