@@ -48,7 +48,6 @@ from .game import (
 from .rules import Bidding, Rules
 from .view import Observation, SeenAction, observe, seen_action
 
-
 CHANGE_GRACE: Final = 3.0
 """Seconds the next bidder, when a bot, gives a person who may still change
 their bid (R-BID-CHANGE) before bidding: long enough to see the bid and
@@ -121,7 +120,7 @@ class Match:
         change_grace: float = CHANGE_GRACE,
     ) -> None:
         if not 0 <= change_grace <= 3600:
-            raise ValueError(f"the wait for a bid change must be from 0 to 3600 seconds, not {change_grace:g}")
+            raise ValueError(f"the wait for a bid change must be 0 to 3600 seconds, not {change_grace:g}")
         self.state = state
         self.change_grace = change_grace
         self._chance = chance

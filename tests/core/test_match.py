@@ -196,7 +196,7 @@ def test_the_next_bidder_waits_for_a_change_only_a_bounded_grace() -> None:
     assert match.change_holds() == nxt
     match.keep_bid(nxt)
     assert match.change_left() is None and match.change_holds() is None
-    with pytest.raises(ValueError, match="from 0 to 3600"):
+    with pytest.raises(ValueError, match="0 to 3600 seconds"):
         Match(new_game(rules), seeded_chance("grace"), change_grace=-1)
 
 
