@@ -125,6 +125,55 @@ def test_the_session_waits_while_the_human_may_change_a_bid(tmp_path: Path) -> N
     assert event.kind == "bid" and not session.in_change_window
 
 
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def to_change_window(session: Session) -> None:
+    while not session.in_change_window:
+        if session.next() is Next.HUMAN:
+            session.act(human_choice(session.observation()))
+        else:
+            session.step()
+
+
+def test_the_next_bot_waits_only_the_grace_for_a_bid_change(tmp_path: Path) -> None:
+    # R-BID-CHANGE: the next bidder gives the human change_grace seconds, then bids
+    # without anyone keeping the bid; a change typed before the bot bids still counts.
+    clock = FakeClock()
+    session = Session.new(
+        make_rules("pagat", SHORT), seat=0, seed=2, save_path=tmp_path / "m.ohr", change_grace=3, clock=clock
+    )
+    to_change_window(session)
+    assert session.next() is Next.HUMAN and session.change_left() == 3
+    clock.now += 2.5
+    assert session.next() is Next.HUMAN and session.change_left() == pytest.approx(0.5)
+    clock.now += 0.5
+    assert session.next() is Next.BOT and session.change_left() == 0
+    assert session.in_change_window  # still free to change until the bot bids
+    current = session.observation().bids[0]
+    assert current is not None
+    session.act(ChangeBid(0, 1 if current == 0 else 0))
+    assert session.next() is Next.BOT
+    event = session.step()
+    assert event.kind == "bid" and event.seat == 1 and not session.in_change_window
+
+
+def test_no_grace_lets_the_next_bot_bid_at_once(tmp_path: Path) -> None:
+    # R-BID-CHANGE with a zero wait: the bid may change only until the next bid, which comes at once.
+    session = Session.new(make_rules("pagat", SHORT), seat=0, seed=2, save_path=tmp_path / "m.ohr", change_grace=0)
+    to_change_window(session)
+    assert session.next() is Next.BOT
+    session.keep_bid()  # keeping a bid nobody waits for is harmless
+    assert session.next() is Next.BOT
+
+
 def test_an_illegal_human_action_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "m.ohr"
     session = Session.new(make_rules("pagat", SHORT), seat=0, seed=3, save_path=path)

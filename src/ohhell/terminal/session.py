@@ -19,8 +19,10 @@ know (a sealed bid has no value, a deal no cards).
   ``seed`` and the position in the log, so a resumed match plays on exactly as
   an uninterrupted one would (for bots that are not bounded by time).
 - R-BID-CHANGE: after the human's bid, while the rules still let it be
-  changed, the session waits for the human to change it or to ``keep_bid``
-  before the next bot bids.
+  changed, the next bot waits ``change_grace`` seconds at most (the referee's
+  bounded grace, counted on ``clock``) for the human to change it; ``keep_bid``
+  ends the wait at once. A front end shows the wait counting down and goes on
+  by itself when it is over: nobody has to press a key for the game to go on.
 """
 
 from __future__ import annotations
@@ -32,12 +34,13 @@ import secrets
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from .. import (
+    CHANGE_GRACE,
     Action,
     Bidding,
     ChangeBid,
@@ -75,7 +78,7 @@ class SessionError(ValueError):
 class Next(Enum):
     """What the match waits for."""
 
-    HUMAN = "human"  # the human must act (or keep a bid that may still change)
+    HUMAN = "human"  # the human must act (or may still change a bid, within the grace)
     BOT = "bot"  # a bot is to act: call step()
     CHANCE = "chance"  # a draw or a deal: call step()
     OVER = "over"
@@ -146,6 +149,8 @@ class Session:
         think: float = 1.0,
         hint_seconds: float = 0.5,
         state: GameState | None = None,
+        change_grace: float = CHANGE_GRACE,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         n = rules.players
         if len(names) != n or len(kinds) != n:
@@ -170,6 +175,8 @@ class Session:
             state if state is not None else new_game(rules),
             seeded_chance(f"ohhell-play:{seed}"),
             track_turns=False,
+            change_grace=change_grace,
+            clock=clock,
         )
         self._bots: dict[int, Bot] = {
             s: get_bot(k, seconds=think) if k == "expert" else get_bot(k)
@@ -191,6 +198,8 @@ class Session:
         save_path: Path | str | None = None,
         think: float = 1.0,
         hint_seconds: float = 0.5,
+        change_grace: float = CHANGE_GRACE,
+        clock: Callable[[], float] = time.monotonic,
     ) -> Session:
         """A new match: the human in ``seat``, one bot level per opponent in seat
         order (a single level serves them all), a fresh seed unless one is given."""
@@ -229,12 +238,22 @@ class Session:
             save_path=save_path,
             think=think,
             hint_seconds=hint_seconds,
+            change_grace=change_grace,
+            clock=clock,
         )
         session.save()
         return session
 
     @classmethod
-    def resume(cls, path: Path | str, *, think: float | None = None, hint_seconds: float = 0.5) -> Session:
+    def resume(
+        cls,
+        path: Path | str,
+        *,
+        think: float | None = None,
+        hint_seconds: float = 0.5,
+        change_grace: float = CHANGE_GRACE,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Session:
         """The match saved at ``path``, replayed to where it stopped.
 
         A record without this module's tags (say one from ``ohhell simulate``)
@@ -264,6 +283,8 @@ class Session:
             think=saved_think if think is None else think,
             hint_seconds=hint_seconds,
             state=state,
+            change_grace=change_grace,
+            clock=clock,
         )
 
     # --- Saving ---
@@ -325,9 +346,21 @@ class Session:
             return Next.OVER
         if waiting.chance:
             return Next.CHANCE
-        if self.human in waiting.to_ask or self.match.can_change(self.human):
+        if self.human in waiting.to_ask:
+            return Next.HUMAN
+        # R-BID-CHANGE: the next bidder waits for the human's change only for
+        # the grace; after it the bot bids (a change typed before then still counts).
+        if self.match.change_holds() == self.human:
             return Next.HUMAN
         return Next.BOT
+
+    def change_left(self) -> float | None:
+        """R-BID-CHANGE: seconds the next bidder still waits for the human to
+        change their bid (0 once the grace is over), or None when there is no
+        bid of theirs to change or they kept it."""
+        if not self.match.can_change(self.human):
+            return None
+        return self.match.change_left()
 
     def bot_seat(self) -> int | None:
         """The bot seat to ask next, if a bot is to act."""
@@ -390,7 +423,8 @@ class Session:
         """R-BID-CHANGE: the human keeps the bid it may still change; bots go on."""
         if not self.in_change_window:
             raise SessionError("there is no bid of yours that could still be changed")
-        self.match.keep_bid(self.human)
+        if self.match.can_change(self.human):  # kept already: nothing more to do
+            self.match.keep_bid(self.human)
 
     def hint(self, seconds: float | None = None, obs: Observation | None = None) -> Hint | None:
         """The expert's suggestion for the human (``ohhell.bots.hint.Hint``), or
