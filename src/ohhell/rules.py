@@ -193,18 +193,18 @@ def _coerce(rules: Rules) -> None:
             try:
                 object.__setattr__(rules, name, _enum_parser(kind)(str(value)))
             except RulesError as err:
-                raise RulesError(f"option {name.replace('_', '-')}: {err}") from None
+                raise RulesError(f"{OPTION_WORDS[name]}: {err}") from None
     for name in ("hook", "bid_changes", "devils_bridge", "no_trump_doubles"):
         value = getattr(rules, name)
         if isinstance(value, str):
             object.__setattr__(rules, name, _parse_bool(value))
         elif type(value) is not bool:
-            raise RulesError(f"option {name.replace('_', '-')}: expected yes or no, not {value!r}")
+            raise RulesError(f"{OPTION_WORDS[name]}: answer yes or no, not {value!r}")
     for name in ("players", "fixed_hands", "start_cards", "first_dealer"):
         if type(getattr(rules, name)) is bool:
-            raise RulesError(f"option {name.replace('_', '-')}: expected a whole number, not a yes or no")
+            raise RulesError(f"{OPTION_WORDS[name]}: write a whole number, not a yes or no")
     if rules.hand_sizes is not None and any(type(x) is bool for x in rules.hand_sizes):
-        raise RulesError("option hand-sizes: expected whole numbers")
+        raise RulesError(f"{OPTION_WORDS['hand_sizes']}: {_SIZES_HOW}")
     object.__setattr__(
         rules,
         "trump_rotation",
@@ -262,7 +262,10 @@ def _validate(rules: Rules) -> tuple[int, ...]:
             f"more than the {rules.deck_size}-card pack"
         )
     if rules.first_dealer is not None and not 0 <= rules.first_dealer < n:
-        raise RulesError(f"the first dealer must be a seat from 0 to {n - 1}, not {rules.first_dealer}")
+        # Seats are counted from 1 in every message a person reads.
+        raise RulesError(
+            f"First dealer: choose one of the seats 1 to {n}; seat {rules.first_dealer + 1} does not exist"
+        )
     if rules.bidding is Bidding.SIMULTANEOUS:
         if rules.hook:
             raise RulesError(
@@ -285,11 +288,21 @@ def _validate(rules: Rules) -> tuple[int, ...]:
 def _validate_teams(teams: tuple[tuple[int, ...], ...], n: int) -> None:
     seats = [s for team in teams for s in team]
     if sorted(seats) != list(range(n)):
-        raise RulesError(f"teams must put each seat 0..{n - 1} in exactly one team, got {teams}")
+        # Said with seats counted from 1, as the players count them, and the
+        # first seat at fault named (never the teams as Python writes them).
+        wrong = next((s for s in seats if not 0 <= s < n), None)
+        twice = next((s for s in seats if seats.count(s) > 1), None)
+        if wrong is not None:
+            fault = f"seat {wrong + 1} does not exist"
+        elif twice is not None:
+            fault = f"seat {twice + 1} is in more than one team"
+        else:
+            fault = f"seat {min(set(range(n)) - set(seats)) + 1} is in no team"
+        raise RulesError(f"Teams must put each of the seats 1 to {n} in exactly one team; {fault}")
     if len(teams) < 2:
-        raise RulesError("teams need at least two teams")
+        raise RulesError("Teams: there must be at least two teams")
     if any(not team for team in teams):
-        raise RulesError("a team cannot be empty")
+        raise RulesError("Teams: a team cannot be empty")
 
 
 # --- Options as text: the command line and the record share these. ---
@@ -310,14 +323,14 @@ def _parse_bool(text: str) -> bool:
         return True
     if low in _NO:
         return False
-    raise RulesError(f"expected yes or no, not {_shown(text)}")
+    raise RulesError(f"answer yes or no, not {_shown(text)}")
 
 
 def _parse_int(text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise RulesError(f"expected a whole number, not {_shown(text)}") from None
+        raise RulesError(f"write a whole number, not {_shown(text)}") from None
 
 
 def _parse_optional_int(word: str) -> Callable[[str], int | None]:
@@ -327,10 +340,23 @@ def _parse_optional_int(word: str) -> Callable[[str], int | None]:
     return parse
 
 
+_SIZES_HOW: Final = "write whole numbers separated by commas, like 3,2,1"
+
+
+def _whole_numbers(pieces: list[str], how: str) -> tuple[int, ...]:
+    out = []
+    for piece in pieces:
+        try:
+            out.append(int(piece))
+        except ValueError:
+            raise RulesError(f"{how}; {_shown(piece)} is not a whole number") from None
+    return tuple(out)
+
+
 def _parse_int_list(text: str) -> tuple[int, ...] | None:
     if text.strip().lower() in ("", "none", "auto"):
         return None
-    return tuple(_parse_int(t) for t in text.replace(" ", "").split(","))
+    return _whole_numbers(text.replace(" ", "").split(","), _SIZES_HOW)
 
 
 def _parse_suit_or_none(text: str) -> Suit | None:
@@ -353,10 +379,13 @@ def _parse_suit(text: str) -> Suit:
         raise RulesError(str(err)) from None
 
 
+_TEAMS_HOW: Final = "write each team's seat numbers joined by +, the teams separated by commas, like 1+3,2+4"
+
+
 def _parse_teams(text: str) -> tuple[tuple[int, ...], ...] | None:
     if text.strip().lower() in ("", "none"):
         return None
-    return tuple(tuple(_parse_int(s) for s in team.split("+")) for team in text.replace(" ", "").split(","))
+    return tuple(_whole_numbers(team.split("+"), _TEAMS_HOW) for team in text.replace(" ", "").split(","))
 
 
 def _enum_parser(kind: type[StrEnum]) -> Callable[[str], StrEnum]:
@@ -395,6 +424,31 @@ _PARSERS: Final[dict[str, Callable[[str], Any]]] = {
 OPTION_NAMES: Final[tuple[str, ...]] = tuple(_PARSERS)
 """Field names that are options, in the order records write them."""
 
+OPTION_WORDS: Final[dict[str, str]] = {
+    "players": "Players",
+    "deck": "Pack of cards",
+    "sequence": "How hand sizes run",
+    "start_cards": "Largest hand",
+    "fixed_hands": "Number of hands",
+    "hand_sizes": "Hand sizes",
+    "first_dealer": "First dealer",
+    "trump": "Trump",
+    "trump_rotation": "Trump suits in turn",
+    "trump_suit": "Trump suit",
+    "bidding": "Bidding",
+    "hook": "The hook",
+    "bid_changes": "Bid changes",
+    "first_lead": "First lead",
+    "devils_bridge": "Devil's Bridge",
+    "scoring": "Scoring",
+    "no_trump_doubles": "No trump scores double",
+    "tie_break": "A tie for first",
+    "teams": "Teams",
+}
+"""Each option's name in words, which begins a refusal of its value
+("Hand sizes: write whole numbers ..."): a person reads the field's name,
+never the option's id."""
+
 
 def format_option(name: str, value: Any) -> str:
     """Write a field's value as text that ``parse_option`` reads back."""
@@ -424,7 +478,7 @@ def parse_option(name: str, text: str) -> tuple[str, Any]:
     try:
         return key, _PARSERS[key](text)
     except RulesError as err:
-        raise RulesError(f"option {name}: {err}") from None
+        raise RulesError(f"{OPTION_WORDS[key]}: {err}") from None
 
 
 def make_rules(preset: str | Rules = "pagat", options: Mapping[str, str] | None = None) -> Rules:
@@ -464,3 +518,13 @@ PRESETS: Final[dict[str, Rules]] = {
     "common": Rules(first_dealer=0, scoring=Scoring.TRICKS_BONUS, tie_break=TieBreak.MOST_EXACT),
 }
 """The named rule sets, one per seed text (see docs/rules.md)."""
+
+PRESET_TITLES: Final[dict[str, str]] = {
+    "pagat": "Pagat's rules",
+    "classic-tens": "Classic tens",
+    "okenuff": "Okenuff's rules",
+    "river": "Up and Down the River",
+    "common": "Common house rules",
+}
+"""Each preset's name for people, shown wherever a person reads it; the key
+(the preset's id) stays in records, on the command line and in the API."""

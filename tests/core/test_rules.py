@@ -10,6 +10,8 @@ from ohhell.cards import Suit
 from ohhell.rules import (
     KACHUFUL,
     OPTION_NAMES,
+    OPTION_WORDS,
+    PRESET_TITLES,
     PRESETS,
     START_CARDS,
     Bidding,
@@ -254,6 +256,32 @@ def test_bad_teams_refused(teams: tuple[tuple[int, ...], ...], message: str) -> 
         Rules(players=4, teams=teams)
 
 
+def test_teams_refusal_counts_seats_from_one() -> None:
+    # R-TEAMS: a person reads the seats as they count them, never a Python tuple.
+    with pytest.raises(RulesError) as info:
+        Rules(players=4, teams=((0, 1, 2, 3, 4),))
+    assert str(info.value) == (
+        "Teams must put each of the seats 1 to 4 in exactly one team; seat 5 does not exist"
+    )
+    with pytest.raises(RulesError, match="seat 2 is in more than one team"):
+        Rules(players=4, teams=((0, 1), (1, 2, 3)))
+    with pytest.raises(RulesError, match="seat 4 is in no team"):
+        Rules(players=4, teams=((0, 1), (2,)))
+
+
+def test_hand_sizes_refusal_says_how_to_write_them() -> None:
+    with pytest.raises(RulesError) as info:
+        make_rules("pagat", {"hand-sizes": "3;2;1"})
+    assert str(info.value).startswith("Hand sizes: write whole numbers separated by commas, like 3,2,1")
+    assert "option" not in str(info.value)
+
+
+def test_every_option_has_words_and_every_preset_a_title() -> None:
+    assert set(OPTION_WORDS) == set(OPTION_NAMES)
+    assert set(PRESET_TITLES) == set(PRESETS)
+    assert PRESET_TITLES["river"] == "Up and Down the River"
+
+
 def test_good_teams_accepted() -> None:
     # R-TEAMS
     assert Rules(players=4, teams=((0, 2), (1, 3))).teams == ((0, 2), (1, 3))
@@ -264,7 +292,8 @@ def test_good_teams_accepted() -> None:
 @pytest.mark.parametrize(("players", "dealer"), [(4, 4), (4, -1), (7, 7), (3, 10)])
 def test_first_dealer_out_of_range_refused(players: int, dealer: int) -> None:
     # R-DEALER-DRAW: 004 lets the players choose the first dealer, but it must be a seat.
-    with pytest.raises(RulesError, match=rf"seat from 0 to {players - 1}, not {dealer}\b"):
+    # Said with seats counted from 1, as the players count them.
+    with pytest.raises(RulesError, match=rf"seats 1 to {players}; seat {dealer + 1} does not exist"):
         Rules(players=players, first_dealer=dealer)
 
 
@@ -574,7 +603,8 @@ def test_bad_option_value_names_the_option(option: str, text: str, fault: str, q
     with pytest.raises(RulesError) as info:
         make_rules("pagat", {option: text})
     message = str(info.value)
-    assert message.startswith(f"option {option}:")
+    # The field in words, as the form names it, never the option's id.
+    assert message.startswith(f"{OPTION_WORDS[option.replace('-', '_')]}:")
     assert fault in message
     assert repr(quoted) in message
 
