@@ -5,6 +5,7 @@ the end of the input, Ctrl-C, resume, and no hidden card in the text."""
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import select
@@ -17,10 +18,10 @@ from typing import ClassVar
 
 import pytest
 
-from ohhell import Bid, Card, Phase, Play, load, make_rules
+from ohhell import Bid, Card, ChangeBid, Phase, Play, load, make_rules
 from ohhell.describe import sort_hand
 from ohhell.rules import Rules
-from ohhell.terminal.plain import PlainUI
+from ohhell.terminal.plain import PlainUI, tty_waiter
 from ohhell.terminal.session import Next, Session
 from ohhell.view import can_see_hand
 
@@ -173,13 +174,72 @@ def test_whole_match_in_line_mode(tmp_path: Path, variant: str) -> None:
         assert " and " in final_lines(text)[0]  # a team's names
 
 
-def test_a_bid_can_be_changed_until_the_next_bid(tmp_path: Path) -> None:
+class Typed:
+    """A ``Waiter`` for PlainUI: the lines a person types while the next bidder
+    waits (None: nothing typed in time), and the waits it was asked for."""
+
+    def __init__(self, *lines: str | None) -> None:
+        self.lines = list(lines)
+        self.waits: list[float] = []
+
+    def __call__(self, seconds: float) -> str | None:
+        self.waits.append(seconds)
+        line = self.lines.pop(0) if self.lines else None
+        return None if line is None else line + "\n"
+
+
+def test_a_bid_can_be_changed_while_the_next_bidder_waits(tmp_path: Path) -> None:
+    # R-BID-CHANGE: at a terminal, a new bid typed within the grace changes yours.
     session = Session.new(make_rules("pagat", {"hand-sizes": "3,2,1"}), seed=3, save_path=tmp_path / "m.ohr")
-    code, text, _ = play(session, {"change": ["x", "2", "", "3"]})
-    assert code == 0
-    assert "Change your bid before" in text
-    assert "'x' is not a bid from 0 to" in text
+    typed = Typed("x", "2", "", None)
+    out = Watched(session)
+    assert PlainUI(session, Answers(session), out, waiter=typed).run() == 0  # type: ignore[arg-type]
+    text = out.getvalue()
+    assert "Ada bids in 3 s; type a new bid and Enter to change yours." in text
+    assert "'x' is not a bid from 0 to 3: type a new bid, or Enter." in text
     assert "You change the bid to 2." in text
+    assert "Change your bid" not in text and "keep" not in text.lower()
+    assert any(isinstance(a, ChangeBid) and a.bid == 2 for a in session.state.log)
+    assert typed.waits and all(0 < w <= 3 for w in typed.waits)
+
+
+def test_at_a_terminal_the_game_goes_on_when_nothing_is_typed(tmp_path: Path) -> None:
+    # R-BID-CHANGE: the grace ends by itself; nobody has to press a key to keep a bid.
+    session = Session.new(make_rules("pagat", {"hand-sizes": "3,2,1"}), seed=3, save_path=tmp_path / "m.ohr")
+    typed = Typed()
+    out = Watched(session)
+    assert PlainUI(session, Answers(session), out, waiter=typed).run() == 0  # type: ignore[arg-type]
+    pairs = itertools.pairwise(session.state.log)
+    followed = sum(1 for a, b in pairs if isinstance(a, Bid) and a.seat == 0 and isinstance(b, Bid))
+    assert session.is_over and followed and len(typed.waits) == followed  # one wait after each such bid
+    assert not any(isinstance(a, ChangeBid) for a in session.state.log)
+
+
+def test_a_script_is_never_waited_for_after_its_bid(tmp_path: Path) -> None:
+    # R-BID-CHANGE: input that is not a terminal answers one question a line: the bid stands at once.
+    session = Session.new(make_rules("pagat", {"hand-sizes": "3,2,1"}), seed=3, save_path=tmp_path / "m.ohr")
+    start = time.monotonic()
+    code, text, _ = play(session)
+    assert code == 0 and session.is_over
+    assert time.monotonic() - start < 2.5  # not one 3 s grace waited
+    assert "bids in" not in text and "change" not in text.lower()
+
+
+def test_the_terminal_waiter_times_out_and_drops_half_typed_input() -> None:
+    primary, secondary = os.openpty()
+    with open(secondary, closefd=True) as tty, open(primary, "wb", buffering=0, closefd=True) as keys:
+        wait = tty_waiter(tty)
+        assert wait is not None
+        start = time.monotonic()
+        assert wait(0.2) is None and time.monotonic() - start >= 0.2
+        keys.write(b"3\n")
+        assert wait(2) == "3\n"
+        keys.write(b"2")  # typed, never sent with Enter: thrown away when the time is up
+        time.sleep(0.05)
+        assert wait(0.1) is None
+        keys.write(b"1\n")
+        assert wait(2) == "1\n"
+    assert tty_waiter(io.StringIO("1\n")) is None  # not a terminal: never waited on
 
 
 def test_bad_answers_are_reasked_with_the_reason(tmp_path: Path) -> None:
@@ -317,6 +377,70 @@ def ohhell(
         timeout=60,
         env={**os.environ, **(env or {})},
     )
+
+
+BID_PROMPT = re.compile(r"Your bid \(0-(\d+)(?:, not (\d+) because of the hook)?\): $")
+
+
+def test_a_newcomer_pipes_only_bids_and_cards_through_a_whole_default_match(tmp_path: Path) -> None:
+    """``ohhell play`` with its defaults (4 players, pagat, intermediate bots),
+    answered as a person reads it: a bid when asked for a bid, a card when
+    asked for a card, nothing else. Any other question (a bid to keep, a key to
+    press) stops the test: after a bid the game must go on by itself
+    (R-BID-CHANGE: the next bidder waits only a bounded grace)."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ohhell.cli",
+            "play",
+            "--plain",
+            "--seed",
+            "12",
+            "--save",
+            str(tmp_path / "m.ohr"),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "OHHELL_HOME": str(tmp_path), "NO_COLOR": "1"},
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    fd = proc.stdout.fileno()
+    text, seen, answers = "", 0, 0
+    deadline = time.monotonic() + 60
+    try:
+        while proc.poll() is None or select.select([fd], [], [], 0)[0]:
+            assert time.monotonic() < deadline, text[-2000:]
+            if not select.select([fd], [], [], 0.5)[0]:
+                continue
+            chunk = os.read(fd, 65536).decode()
+            if not chunk:
+                break
+            text += chunk
+            tail = text[seen:]
+            if not tail.endswith(": "):
+                continue  # not a question yet
+            question = tail.splitlines()[-1]
+            bid = BID_PROMPT.search(question)
+            if bid is not None:
+                answer = "1" if bid.group(2) != "1" else "0"
+            elif question == "Your card: ":
+                answer = "1"  # the first card of the list of playable cards above
+            else:
+                pytest.fail(f"a question that is neither a bid nor a card: {question!r}")
+            proc.stdin.write(answer.encode() + b"\n")
+            proc.stdin.flush()
+            seen, answers = len(text), answers + 1
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, text[-2000:]
+    assert "The match is over. Final standings:" in text
+    state = load(tmp_path / "m.ohr").replay(complete=True)
+    assert state.is_over and len(state.results) >= len(state.rules.schedule)  # every hand played
+    assert answers == len(state.results) + sum(r.size for r in state.results)  # one bid a hand, then cards
 
 
 @pytest.mark.parametrize("variant", ["pagat", "okenuff", "devils-bridge"])

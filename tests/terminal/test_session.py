@@ -167,7 +167,9 @@ def test_the_next_bot_waits_only_the_grace_for_a_bid_change(tmp_path: Path) -> N
 
 def test_no_grace_lets_the_next_bot_bid_at_once(tmp_path: Path) -> None:
     # R-BID-CHANGE with a zero wait: the bid may change only until the next bid, which comes at once.
-    session = Session.new(make_rules("pagat", SHORT), seat=0, seed=2, save_path=tmp_path / "m.ohr", change_grace=0)
+    session = Session.new(
+        make_rules("pagat", SHORT), seat=0, seed=2, save_path=tmp_path / "m.ohr", change_grace=0
+    )
     to_change_window(session)
     assert session.next() is Next.BOT
     session.keep_bid()  # keeping a bid nobody waits for is harmless

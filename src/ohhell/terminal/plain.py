@@ -10,13 +10,21 @@ saved after every action anyway (see ``session``).
 
 It shows only ``session.observation()`` and the session's events: what the
 human may know.
+
+R-BID-CHANGE: after your bid, at a terminal, the line mode says how long the
+next bidder waits and reads a new bid for that long (``Waiter``); nothing
+typed, the game goes on. Input that is not a terminal is never waited for:
+a script answers one question a line, so its bid stands at once.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
+import select
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -73,6 +81,40 @@ def resume_command(path: Path | None) -> str:
     return f"ohhell play --resume {path}"
 
 
+Waiter = Callable[[float], str | None]
+"""Reads one line typed within the seconds given; None when none came."""
+
+
+def tty_waiter(stream: TextIO) -> Waiter | None:
+    """A ``Waiter`` on a terminal's input (None off a terminal, or where the
+    platform cannot wait on it): it waits on the file descriptor, and when the
+    time is up throws away whatever was half typed, so that it does not run into
+    the next answer."""
+    try:
+        import termios
+    except ImportError:  # pragma: no cover - not a Unix
+        return None
+    if not _isatty(stream):
+        return None
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # a stand-in for a terminal, with no descriptor
+        return None
+
+    def wait(seconds: float) -> str | None:
+        ready, _, _ = select.select([fd], [], [], max(0.0, seconds))
+        if not ready:
+            with contextlib.suppress(OSError, termios.error):
+                termios.tcflush(fd, termios.TCIFLUSH)
+            return None
+        line = stream.readline()
+        if not line:
+            raise _Stop("eof")
+        return line
+
+    return wait
+
+
 MAX_ANSWERS = 20
 """Answers in a row that make no choice before input that is not a terminal
 is given up on (a person at a terminal may take as many as they like)."""
@@ -89,6 +131,7 @@ class PlainUI:
         *,
         color: bool | None = None,
         echo: bool | None = None,
+        waiter: Waiter | None = None,
     ) -> None:
         self.session = session
         self.infile = infile if infile is not None else sys.stdin
@@ -98,6 +141,9 @@ class PlainUI:
         # Answers read from a pipe are not echoed by a terminal: write them after
         # the prompt, so that a transcript reads like a conversation.
         self.echo = (not _isatty(self.infile)) if echo is None else echo
+        # R-BID-CHANGE: how to wait for a new bid while the next bidder waits;
+        # None (input that is not a terminal): the bid stands at once.
+        self.waiter = waiter if waiter is not None else tty_waiter(self.infile)
         self.names = session.names
         self.you = session.human
         self.asked = 0  # answers read for the decision at hand
@@ -310,25 +356,32 @@ class PlainUI:
                 return
 
     def change_turn(self, obs: Observation) -> None:
+        """R-BID-CHANGE: the next bidder waits the grace; a new bid typed in
+        that time changes yours. Nothing is asked off a terminal."""
+        s = self.session
+        if self.waiter is None:
+            s.keep_bid()  # a script answers one question a line: its bid stands
+            return
         current = obs.bids[self.you]
         nxt = self.names[(self.you + 1) % obs.players]  # the next bidder
-        while True:
-            answer = self.ask(
-                f"Change your bid before {nxt} bids? (0-{obs.hand_size}, or Enter to keep {current}):"
-            )
+        left = s.change_left() or 0.0
+        self.say(f"{nxt} bids in {math.ceil(left)} s; type a new bid and Enter to change yours.")
+        while left > 0:
+            line = self.waiter(left)
+            if line is None:
+                break
+            answer = line.strip()
             if answer.lower() in ("", "k", "keep", "n", "no", str(current)):
-                self.session.keep_bid()
-                return
-            if self.command(answer):
-                continue
-            bid = _number(answer)
-            if bid is None or not 0 <= bid <= obs.hand_size:
-                self.say(
-                    f"{answer!r} is not a bid from 0 to {obs.hand_size}: answer a new bid, or Enter to keep."
-                )
-                continue
-            if self.try_act(ChangeBid(self.you, bid)):
-                return
+                break
+            if not self.command(answer):
+                bid = _number(answer)
+                if bid is None or not 0 <= bid <= obs.hand_size:
+                    self.say(f"{answer!r} is not a bid from 0 to {obs.hand_size}: type a new bid, or Enter.")
+                elif self.try_act(ChangeBid(self.you, bid)):
+                    return
+            left = s.change_left() or 0.0
+        if s.in_change_window:
+            s.keep_bid()
 
     def trump_turn(self, obs: Observation) -> None:
         self.show_cards(obs)
