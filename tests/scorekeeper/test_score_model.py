@@ -360,7 +360,8 @@ def test_most_exact_breaks_a_tie() -> None:
     rows = game.standings()
     assert [(r.place, r.seats, r.exact) for r in rows] == [(1, (0,), 2), (2, (2,), 1), (3, (1,), 0)]
     # Without the tie break the two share first place (R-WIN).
-    plain = ScoreGame.from_dict(game.to_dict() | {"rules": rules.replace(tie_break="none").options()})
+    data = game.to_dict()
+    plain = ScoreGame.from_dict(data | {"rules": data["rules"] | {"tie-break": "none"}})
     assert [r.place for r in plain.standings()] == [1, 1, 3]
 
 
@@ -487,7 +488,9 @@ def test_json_round_trip() -> None:
     play_hand(game, {0: 2, 1: 2, 2: 5, 3: 6}, [2, 3, 5, 3], trump=None)
     text = game.to_json()
     data = json.loads(text)
-    assert data["format"] == "ohhell-scoresheet" and data["version"] == 1
+    assert data["format"] == "ohhell-scoresheet" and data["version"] == 2
+    # Seats in the file count from 1: Dee, the fourth player, deals first.
+    assert data["first_dealer"] == 4 and data["rules"]["first-dealer"] == "4"
     assert data["hands"][0] == {"bids": [2, 2, 5, 6], "trump": "NT", "tricks": [2, 3, 5, 3], "revokes": []}
     assert data["summary"]["settlement"] == game.settlement_net()
     again = ScoreGame.from_json(text)
@@ -605,3 +608,43 @@ def test_the_sheet_agrees_with_the_engine(rules: Rules) -> None:
         assert ScoreGame.from_json(game.to_json()).totals == game.totals
     if rules.hand_sizes == (1, 1, 1):
         assert extra_seen, "the tie-break rule set should have played extra hands"
+
+
+def test_a_version_1_file_still_loads() -> None:
+    # Version 1 counted seats from 0 and could say "draw" beside the dealer picked.
+    old = {
+        "format": "ohhell-scoresheet",
+        "version": 1,
+        "players": NAMES4,
+        "first_dealer": 2,
+        "rules": PAGAT.replace(hand_sizes=(2, 1)).options(),
+        "hands": [{"bids": [1, 0, 1, 1], "trump": None, "tricks": [1, 0, 1, 0], "revokes": [3]}],
+    }
+    assert old["rules"]["first-dealer"] == "draw"
+    game = ScoreGame.from_dict(old)
+    assert game.first_dealer == 2 and game.rules.first_dealer == 2  # Cid, R-DEALER-DRAW done at the table
+    assert game.entries[0].revokes == (3,)  # Dee
+    data = game.to_dict()
+    assert (data["version"], data["first_dealer"], data["rules"]["first-dealer"]) == (2, 3, "3")
+    assert data["hands"][0]["revokes"] == [4]
+    assert ScoreGame.from_dict(data).entries == game.entries
+
+
+def test_teams_in_the_file_count_from_1() -> None:
+    # R-TEAMS: the file's teams are written as the command line takes them.
+    game = ScoreGame(PAGAT.replace(teams=((0, 2), (1, 3))), NAMES4, 1)
+    data = game.to_dict()
+    assert data["rules"]["teams"] == "1+3,2+4" and data["first_dealer"] == 2
+    assert ScoreGame.from_dict(data).rules == game.rules
+
+
+def test_a_bad_first_dealer_in_a_file_is_refused_in_seats_from_1() -> None:
+    data = ScoreGame(PAGAT, NAMES4, 0).to_dict() | {"first_dealer": 0}
+    with pytest.raises(ScoreError, match="a seat number from 1 to 4, not 0"):
+        ScoreGame.from_dict(data)
+
+
+def test_the_date_is_kept() -> None:
+    game = ScoreGame(PAGAT, NAMES4, 0, date="2026-11-27")
+    assert ScoreGame.from_json(game.to_json()).date == "2026-11-27"
+    assert "date" not in ScoreGame(PAGAT, NAMES4, 0).to_dict()

@@ -112,7 +112,7 @@ def test_resume_edit_undo_and_export(tmp_path: Path) -> None:
     assert code == 0
     assert csv_text.splitlines()[1].startswith("1,5,Dee,Ann,,under,,1,1,yes,11,11")
     code, json_text = run(["--file", str(path), "--export", "json"], [])
-    assert code == 0 and json.loads(json_text)["hands"][0]["revokes"] == [2]
+    assert code == 0 and json.loads(json_text)["hands"][0]["revokes"] == [3]  # Cid, seat 3
 
 
 def test_okenuff_trump_no_trump_and_settlement() -> None:

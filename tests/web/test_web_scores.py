@@ -384,7 +384,9 @@ def test_exports(client: TestClient) -> None:
     r = client.get(f"/api/scores/{made['id']}/export.json")
     assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
     data = r.json()
-    assert data["format"] == "ohhell-scoresheet" and data["version"] == 1 and data["players"] == NAMES
+    assert data["format"] == "ohhell-scoresheet" and data["version"] == 2 and data["players"] == NAMES
+    # Dee (the fourth player) was picked to deal first: both fields say so, counted from 1.
+    assert data["first_dealer"] == 4 and data["rules"]["first-dealer"] == "4"
     assert data["hands"][0] == {"bids": [1, 0, 0, 0], "trump": None, "tricks": [1, 0, 1, 0], "revokes": []}
     game = ScoreGame.from_json(r.text)  # what `ohhell score --file` reads
     assert game.totals == (11, 10, 0, 10) and game.current is not None and game.current.bids[1] == 1

@@ -117,7 +117,39 @@ def parse_trump(text: str) -> Suit | None:
         raise ScoreError(f"{err}, or NT for no trump") from None
 
 
-def entry_from(data: Any, number: int) -> HandEntry:
+def seats_for_people(options: Mapping[str, str]) -> dict[str, str]:
+    """Rule options as ``Rules.options()`` writes them (seats from 0) with the
+    seats in them (``first-dealer``, ``teams``) counted from 1, as people
+    count them and as the command line takes them.
+
+    >>> seats_for_people({"first-dealer": "2", "teams": "0+2,1+3", "hook": "yes"})
+    {'first-dealer': '3', 'teams': '1+3,2+4', 'hook': 'yes'}
+    """
+    return _shift_seats(options, 1)
+
+
+def seats_from_people(options: Mapping[str, str]) -> dict[str, str]:
+    """The reverse of ``seats_for_people``: seats counted from 1 back to 0.
+    A value that is not a seat number is left for the rules to refuse."""
+    return _shift_seats(options, -1)
+
+
+def _shift_seats(options: Mapping[str, str], by: int) -> dict[str, str]:
+    def seat(text: str) -> str:
+        text = text.strip()
+        return str(int(text) + by) if text.isdigit() else text
+
+    out = dict(options)
+    if "first-dealer" in out:
+        out["first-dealer"] = seat(out["first-dealer"])
+    if "teams" in out and out["teams"].strip().lower() != "none":
+        out["teams"] = ",".join("+".join(seat(s) for s in team.split("+")) for team in out["teams"].split(","))
+    return out
+
+
+def entry_from(data: Any, number: int, seat_base: int = 0) -> HandEntry:
+    """A hand of the JSON form; ``seat_base`` is where its revokes' seats count
+    from (1 in version 2, 0 in version 1)."""
     if not isinstance(data, Mapping):
         raise ScoreError(f"hand {number}: expected a mapping")
     bids = data["bids"]
@@ -126,8 +158,8 @@ def entry_from(data: Any, number: int) -> HandEntry:
     revokes = data.get("revokes") or []
     if not isinstance(bids, list) or (tricks is not None and not isinstance(tricks, list)):
         raise ScoreError(f"hand {number}: bids and tricks are lists by seat")
-    if not isinstance(revokes, list):
-        raise ScoreError(f"hand {number}: revokes are a list of seats")
+    if not isinstance(revokes, list) or not all(type(s) is int for s in revokes):
+        raise ScoreError(f"hand {number}: revokes are a list of seat numbers")
     named = trump is not None
     suit = parse_trump(str(trump)) if named else None
     return HandEntry(
@@ -135,5 +167,5 @@ def entry_from(data: Any, number: int) -> HandEntry:
         trump_named=named,
         trump=suit,
         tricks=tuple(tricks) if tricks is not None else None,
-        revokes=tuple(revokes),
+        revokes=tuple(s - seat_base for s in revokes),
     )

@@ -61,11 +61,24 @@ from .. import (
     standings,
     trump_namer,
 )
-from .hands import HandEntry, HandView, ScoreError, entry_from, suit_text, suit_word, tricks_word
+from .hands import (
+    HandEntry,
+    HandView,
+    ScoreError,
+    entry_from,
+    seats_for_people,
+    seats_from_people,
+    suit_text,
+    suit_word,
+    tricks_word,
+)
 
 FORMAT: Final = "ohhell-scoresheet"
-VERSION: Final = 1
-"""The version of the JSON form; ``from_json`` refuses versions it does not know."""
+VERSION: Final = 2
+"""The version of the JSON form written. Version 2 counts every seat in the
+file from 1, as people do (``first_dealer``, the rules' ``first-dealer`` and
+``teams``, revokes, the summary); version 1 counted them from 0 and is still
+read. ``from_json`` refuses versions it does not know."""
 
 
 class _Keep(Enum):
@@ -90,6 +103,8 @@ class ScoreGame:
         players: Sequence[str],
         first_dealer: int | None = None,
         entries: Sequence[HandEntry] = (),
+        *,
+        date: str | None = None,
     ) -> None:
         names = tuple(str(p).strip() for p in players)
         if len(names) != rules.players:
@@ -106,7 +121,13 @@ class ScoreGame:
             )
         if type(dealer) is not int or not 0 <= dealer < rules.players:
             raise ScoreError(f"the first dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        if rules.first_dealer != dealer:
+            # The dealer chosen at the table is part of this game's rules, so
+            # the sheet, its rules in words and its export name one dealer.
+            rules = rules.replace(first_dealer=dealer)
         self.rules: Final = rules
+        self.date: Final = date
+        """The day the game was played (``YYYY-MM-DD``), when known."""
         self.players: Final = names
         self.first_dealer: Final = dealer
         self._entries: tuple[HandEntry, ...] = ()
@@ -363,17 +384,13 @@ class ScoreGame:
 
     def to_dict(self) -> dict[str, Any]:
         """The sheet as plain data: the inputs (read back by ``from_dict``) and a
-        summary of what follows from them (ignored on reading)."""
-        hands = []
-        for entry in self._entries:
-            hands.append(
-                {
-                    "bids": list(entry.bids),
-                    "trump": suit_text(entry.trump) if entry.trump_named else None,
-                    "tricks": list(entry.tricks) if entry.tricks is not None else None,
-                    "revokes": list(entry.revokes),
-                }
-            )
+        summary of what follows from them (ignored on reading). Every seat
+        number in it counts from 1, as people count (version 2)."""
+        hands = [self._hand_data(entry) for entry in self._entries]
+
+        def seats(values: Sequence[int]) -> list[int]:
+            return [s + 1 for s in values]
+
         summary: dict[str, Any] = {
             "finished": self.is_over,
             "hands": [
@@ -381,58 +398,94 @@ class ScoreGame:
                     "hand": v.number,
                     "extra": v.extra,
                     "cards": v.size,
-                    "dealer": v.dealer,
-                    "first_bidder": v.first_bidder,
+                    "dealer": v.dealer + 1,
+                    "first_bidder": v.first_bidder + 1,
                     "trump": suit_text(v.trump) if v.trump_known else None,
                     "balance": v.balance,
                     "scores": list(v.scores) if v.scores is not None else None,
                     "totals": list(v.totals),
-                    "missed": list(v.missed),
+                    "missed": seats(v.missed),
                 }
                 for v in self._views
             ],
             "totals": list(self.totals),
             "exact": list(self.exact_counts),
             "standings": [
-                {"place": s.place, "seats": list(s.seats), "total": s.total, "exact": s.exact}
+                {"place": s.place, "seats": seats(s.seats), "total": s.total, "exact": s.exact}
                 for s in self.standings()
             ],
         }
         if self.rules.scoring is Scoring.OKENUFF:
             summary["settlement"] = self.settlement_net()
-        return {
+        out: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "players": list(self.players),
-            "first_dealer": self.first_dealer,
-            "rules": self.rules.options(),
-            "hands": hands,
-            "summary": summary,
+            "first_dealer": self.first_dealer + 1,
         }
+        if self.date is not None:
+            out["date"] = self.date
+        out |= {"rules": seats_for_people(self.rules.options()), "hands": hands, "summary": summary}
+        return out
+
+    @staticmethod
+    def _hand_data(entry: HandEntry) -> dict[str, Any]:
+        return {
+            "bids": list(entry.bids),
+            "trump": suit_text(entry.trump) if entry.trump_named else None,
+            "tricks": list(entry.tricks) if entry.tricks is not None else None,
+            "revokes": [s + 1 for s in entry.revokes],
+        }
+
+    def hands_data(self) -> list[dict[str, Any]]:
+        """The ``hands`` of ``to_dict`` (version 2): what ``with_hands`` reads back."""
+        return [self._hand_data(entry) for entry in self._entries]
+
+    def with_hands(self, hands: Sequence[Any], version: int = VERSION) -> ScoreGame:
+        """The same game with these hands (as ``hands_data`` wrote them, or
+        version 1's, whose revokes count seats from 0); every hand is checked."""
+        base = 0 if version == 1 else 1
+        try:
+            entries = [entry_from(h, i + 1, base) for i, h in enumerate(hands)]
+        except (KeyError, TypeError) as err:
+            raise ScoreError(f"the hands are incomplete or malformed ({err!r})") from None
+        return ScoreGame(self.rules, self.players, self.first_dealer, entries, date=self.date)
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ScoreGame:
-        """Read a sheet written by ``to_dict``; every hand is checked again."""
+        """Read a sheet written by ``to_dict`` (version 2, seats from 1) or by an
+        older program (version 1, seats from 0); every hand is checked again."""
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise ScoreError(f"this is not an {FORMAT} file")
         version = data.get("version")
-        if version != VERSION:
+        if version not in (1, VERSION):
             raise ScoreError(
-                f"score sheet version {version!r} is not supported (this program reads {VERSION})"
+                f"score sheet version {version!r} is not supported (this program reads 1 to {VERSION})"
             )
+        base = 0 if version == 1 else 1
         try:
             options = data["rules"]
             if not isinstance(options, Mapping):
                 raise ScoreError("the rules must be a mapping of option to text")
-            rules = make_rules(Rules(), {str(k): str(v) for k, v in options.items()})
+            texts = {str(k): str(v) for k, v in options.items()}
+            rules = make_rules(Rules(), texts if base == 0 else seats_from_people(texts))
             players = data["players"]
             if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
                 raise ScoreError("players must be a list of names")
-            entries = [entry_from(h, i + 1) for i, h in enumerate(data["hands"])]
-            return cls(rules, players, data["first_dealer"], entries)
+            dealer = data["first_dealer"]
+            if type(dealer) is not int or not base <= dealer < len(players) + base:
+                raise ScoreError(
+                    f"first_dealer must be a seat number from {base} to {len(players) - 1 + base}, "
+                    f"not {dealer!r}"
+                )
+            date = data.get("date")
+            if date is not None and not isinstance(date, str):
+                raise ScoreError(f"the date must be text such as 2024-05-31, not {date!r}")
+            entries = [entry_from(h, i + 1, base) for i, h in enumerate(data["hands"])]
+            return cls(rules, players, dealer - base, entries, date=date)
         except RulesError as err:
             raise ScoreError(f"the rules cannot be read: {err}") from None
         except (KeyError, TypeError) as err:

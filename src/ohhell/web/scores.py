@@ -12,8 +12,9 @@ tables of web matches (so ``Store`` creates it in the same database):
 
 - ``data``: ``ScoreGame.to_dict()`` as JSON text (the ``ohhell score --file``
   format; its ``summary`` is recomputed on reading).
-- ``undo``: the undo history, a JSON list of ``{"what", "hands"}``, the
-  ``hands`` as they were before each command (at most ``MAX_UNDO``). The
+- ``undo``: the undo history, a JSON list of ``{"what", "hands", "version"}``,
+  the ``hands`` as they were before each command, in that version of the
+  file form (none: version 1, revokes counted from seat 0) (at most ``MAX_UNDO``). The
   model keeps its history in memory only; storing it here lets ``undo`` take
   back an edit of a past hand, as in the terminal, across requests and
   restarts. When it is empty the model's own ``undo`` removes the last thing
@@ -27,6 +28,7 @@ tables of web matches (so ``Store`` creates it in the same database):
 
 from __future__ import annotations
 
+import datetime
 import hmac
 import json
 import secrets
@@ -44,8 +46,11 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from .. import MAX_PLAYERS, MIN_PLAYERS, RulesError, Scoring, make_rules
-from ..describe import describe_rules, rules_title
+from ..describe import describe_rules
 from ..scorekeeper import KEEP, HandView, ScoreError, ScoreGame, parse_trump
+from ..scorekeeper.hands import seats_for_people
+from ..scorekeeper.model import VERSION
+from ..scorekeeper.words import sheet_title
 from .guard import Quotas, client_address
 from .protocol import DEFAULT_PRESET, ProtocolError, clean_name
 from .requests import int_field, json_body
@@ -76,7 +81,7 @@ scoregames_t = Table(
     Column("edit_token_hash", String(64), nullable=False),
     Column("revision", Integer, nullable=False, default=0),
     Column("data", Text, nullable=False),  # ScoreGame.to_dict() as JSON
-    Column("undo", Text, nullable=False, default="[]"),  # [{"what", "hands"}], oldest first
+    Column("undo", Text, nullable=False, default="[]"),  # [{"what", "hands", "version"}], oldest first
 )
 
 Json = dict[str, Any]
@@ -221,8 +226,9 @@ def sheet_json(game: ScoreGame, row: ScoreRow | None = None, revision: int | Non
         "format": "ohhell-scoresheet-view",
         "players": list(game.players),
         "first_dealer": game.first_dealer,
-        "rules": rules.options(),
-        "title": rules_title(rules),
+        "date": game.date,
+        "rules": seats_for_people(rules.options()),  # seats from 1, as in the export
+        "title": sheet_title(rules, game.players),
         "description": describe_rules(rules, game.players),
         "scoring": rules.scoring.value,
         "bidding": rules.bidding.value,
@@ -278,15 +284,6 @@ def _trump(data: Json) -> Any:
     return parse_trump(value)
 
 
-def _hands(game: ScoreGame) -> list[Json]:
-    hands: list[Json] = game.to_dict()["hands"]
-    return hands
-
-
-def _with_hands(game: ScoreGame, hands: list[Json]) -> ScoreGame:
-    data = game.to_dict()
-    data["hands"] = hands
-    return ScoreGame.from_dict(data)
 
 
 def new_game(data: Json) -> ScoreGame:
@@ -314,12 +311,9 @@ def new_game(data: Json) -> ScoreGame:
     dealer = data.get("first_dealer")
     if dealer is not None and type(dealer) is not int:
         raise TableError(f'"first_dealer" must be a seat number, not {dealer!r}')
-    if dealer is not None and rules.first_dealer is not None and rules.first_dealer != dealer:
-        # The keeper chose who deals first: the rules of this game name that
-        # seat, so the sheet and its export never say two things
-        # ("first-dealer": "0" beside "first_dealer": 2).
-        rules = rules.replace(first_dealer=dealer)
-    return ScoreGame(rules, names, dealer)
+    # The game's rules name the dealer chosen (the model sees to it), so the
+    # sheet, its rules in words and its export say who deals first, not "draw".
+    return ScoreGame(rules, names, dealer, date=datetime.date.today().isoformat())
 
 
 def apply_entry(game: ScoreGame, data: Json, undo: list[Json]) -> tuple[ScoreGame, list[Json], str]:
@@ -328,7 +322,7 @@ def apply_entry(game: ScoreGame, data: Json, undo: list[Json]) -> tuple[ScoreGam
     Raises ``ScoreError`` (the model refused) or ``TableError`` (a malformed command).
     """
     op = data.get("op")
-    before = _hands(game)
+    before = game.hands_data()
     undo = list(undo)
     if op == "bid":
         seat = int_field(data, "seat")
@@ -361,11 +355,12 @@ def apply_entry(game: ScoreGame, data: Json, undo: list[Json]) -> tuple[ScoreGam
     elif op == "undo":
         if undo:
             last = undo.pop()
-            return _with_hands(game, last["hands"]), undo, f"undone: {last['what']}"
+            # An entry without a version was stored by version 1 (revokes from seat 0).
+            return game.with_hands(last["hands"], last.get("version", 1)), undo, f"undone: {last['what']}"
         return game, undo, f"undone: {game.undo()}"
     else:
         raise TableError(f"unknown op {op!r}: bid, trump, tricks, revoke, edit or undo")
-    undo.append({"what": what, "hands": before})
+    undo.append({"what": what, "hands": before, "version": VERSION})
     return game, undo, what
 
 
