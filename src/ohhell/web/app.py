@@ -48,6 +48,7 @@ from ..bots import opponent_levels
 from .chat import REACTIONS, clean_text, parse_mutes, watcher_name
 from .guard import Guard, Quotas, client_address
 from .hub import Hub
+from .lobby import form_options
 from .protocol import (
     DEFAULT_PRESET,
     MAX_MESSAGE,
@@ -251,7 +252,9 @@ class Server:
     async def options(self, request: Request) -> Response:
         # The server's turn clock too: the new-table form starts from it.
         if self._options is None:  # the same answer for the server's life: made once
-            self._options = dumps_json({**options_json(), "clock": self.clock, "max_clock": MAX_CLOCK})
+            # In the form's words: presets by their names, each option's help one sentence.
+            answer = form_options(options_json())
+            self._options = dumps_json({**answer, "clock": self.clock, "max_clock": MAX_CLOCK})
         return Response(self._options, media_type="application/json")
 
     async def play_now(self, request: Request) -> Response:
@@ -294,6 +297,9 @@ class Server:
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
             raise TableError('"seats" must list each seat\'s kind: "human" or a bot level', field="seats")
         seat = int_field(data, "seat", 0)
+        if isinstance(data.get("name"), str) and not data["name"].strip():
+            # Typed but blank: asked for again, never quietly replaced by "Host".
+            raise TableError("Write your name: the players see it at the table", field="name")
         try:
             name = _name(data, "Host")
         except TableError as err:

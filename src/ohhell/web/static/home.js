@@ -3,7 +3,10 @@
 // GET /api/options gives the presets (each a full set of option texts), the
 // rule options (with choices, or free text) and the bot levels. The form is
 // pre-filled from the chosen preset and sends only the options that differ
-// from it. The "players" option is driven by the Players select.
+// from it. The "players" option is driven by the Players select. Presets are
+// shown by their names for people (`preset_titles`), never their ids; an
+// option that matters only under some values of another (its `shown_when`,
+// sent by the server) is hidden while it does not apply.
 
 import {
   $, api, clearFieldError, el, fill, goToTable, keepName, knownTables, optionRow, optionValue, showFieldError,
@@ -26,7 +29,7 @@ async function main() {
   if (typeof OPTIONS.max_clock === "number") $("#nt-clock").max = OPTIONS.max_clock;
   fillLevels($("#pn-level"));
   // "Play now" plays the server's default rules (the scorekeeper's default too).
-  fill($("#pn-rules"), OPTIONS.default_preset);
+  fill($("#pn-rules"), presetTitle(OPTIONS.default_preset));
   fillPresets();
   drawOptions();
   drawSeats();
@@ -46,13 +49,16 @@ function fillLevels(select, withPerson = false) {
   if (!withPerson) select.value = OPTIONS.levels.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : OPTIONS.levels[0];
 }
 
+/** A preset's name for people ("Pagat's rules"), from the server. */
+const presetTitle = (name) => (OPTIONS.preset_titles || {})[name] || name;
+
 /** The presets first: one radio each, with what it plays in one line. */
 function fillPresets() {
   const lines = OPTIONS.preset_lines || {};
   fill($("#nt-preset-list"), Object.keys(OPTIONS.presets).map((name) => el("label", { class: "preset-choice" },
     el("input", { type: "radio", name: "preset", value: name, id: `nt-preset-${name}`,
       checked: name === OPTIONS.default_preset, onchange: drawOptions }),
-    el("span", { class: "preset-name" }, name),
+    el("span", { class: "preset-name" }, presetTitle(name)),
     el("span", { class: "preset-line" }, lines[name] || ""))));
   if (!$("#nt-preset-list input:checked")) $("#nt-preset-list input").checked = true;
 }
@@ -91,12 +97,34 @@ function drawOptions() {
   const rows = ruleOptions().map((option) =>
     optionRow(option, `opt-${option.name}`, preset[option.name] ?? "", presetValue(option.name)));
   fill($("#nt-options"), rows);
+  for (const control of $("#nt-options").querySelectorAll("select, input")) {
+    control.addEventListener("change", showApplying);
+    control.addEventListener("input", showApplying);
+  }
+  showApplying();
   // The preset's own player count, unless the user has chosen one already.
   if (preset.players && !$("#nt-players").dataset.touched) {
     $("#nt-players").value = preset.players;
     drawSeats();
   }
   limitDealers();
+}
+
+/**
+ * Hide the options that do not apply to the other choices now (the trump
+ * rotation unless trump rotates...): the server says which, in `shown_when`.
+ */
+function showApplying() {
+  const valueOf = (name) => {
+    const control = document.getElementById(`opt-${name}`);
+    return control ? control.value.trim().toLowerCase() : "";
+  };
+  for (const option of ruleOptions()) {
+    const row = $(`#nt-options .option[data-option="${CSS.escape(option.name)}"]`);
+    if (!row) continue;
+    const when = Object.entries(option.shown_when || {});
+    row.hidden = !when.every(([other, values]) => values.includes(valueOf(other)));
+  }
 }
 
 /** The first dealer is one of the table's seats (or drawn): no seat beyond them is offered. */
@@ -225,13 +253,17 @@ function rememberName() {
 
 // --- Open tables: public tables waiting for players, joined in one click ---
 
+let joining = null; // the open table whose "Your name" prompt is showing: the list waits meanwhile
+
 async function drawOpenTables() {
+  if (joining) return; // never redrawn under a person typing their name
   let answer;
   try {
     answer = await api("GET", "/api/lobby");
   } catch {
     return; // try again at the next look
   }
+  if (joining) return;
   const tables = answer.tables || [];
   $("#open-tables-none").hidden = tables.length > 0;
   fill($("#open-table-list"), tables.map((t) => {
@@ -243,22 +275,61 @@ async function drawOpenTables() {
         el("span", { class: "open-table-rules" }, t.rules),
         el("span", { class: "open-table-seats" }, `${free} · ${people}`)),
       el("button", { type: "button", class: "primary join-open", "aria-label": `Join ${t.title}`,
-        onclick: (event) => joinOpen(t, event.currentTarget) }, "Join"));
+        onclick: (event) => askName(t, event.currentTarget) }, "Join"));
   }));
 }
 
-async function joinOpen(table, button) {
+/** Join asks for the name to sit under first, filled with the one used last. */
+function askName(table, button) {
   clearMessage();
+  joining = table.table;
+  const item = button.closest("li");
+  const id = `join-name-${table.table}`;
+  const input = el("input", { id, class: "join-name", maxlength: "24", autocomplete: "nickname",
+    placeholder: "Your name", required: true, "aria-describedby": `${id}-error`,
+    value: ($("#pn-name").value || storedName()).trim() });
+  const form = el("form", { class: "join-form" },
+    el("label", { for: id }, "Your name"), input,
+    el("button", { type: "submit", class: "primary join-sit" }, "Take a seat"),
+    el("button", { type: "button", class: "join-cancel", onclick: () => {
+      joining = null;
+      drawOpenTables();
+    } }, "Cancel"),
+    el("small", { id: `${id}-error`, class: "field-error", role: "alert", hidden: true }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    joinOpen(table, input, form.querySelector(".join-sit"));
+  });
+  input.addEventListener("input", () => clearFieldError(input));
+  button.replaceWith(form);
+  item.classList.add("asking");
+  input.focus();
+  input.select();
+}
+
+async function joinOpen(table, input, button) {
+  clearMessage();
+  const name = input.value.trim();
+  if (!name) {
+    showFieldError(input, "Write the name the others will see at the table.");
+    input.focus();
+    return;
+  }
+  keepName(name);
   button.disabled = true;
-  const name = ($("#pn-name").value || storedName()).trim();
   try {
     // No seat named: the server gives the first open one, so two people
     // clicking at once never pick the same.
-    goToTable(await api("POST", `/api/tables/${encodeURIComponent(table.table)}/join`, name ? { name } : {}));
+    goToTable(await api("POST", `/api/tables/${encodeURIComponent(table.table)}/join`, { name }));
   } catch (err) {
-    showMessage(err.status === 409 ? `${table.title} has just filled up or started.` : err.message);
     button.disabled = false;
-    drawOpenTables();
+    if (err.status === 409) {
+      showMessage(`${table.title} has just filled up or started.`);
+      joining = null;
+      drawOpenTables();
+    } else {
+      showFieldError(input, err.message);
+    }
   }
 }
 
