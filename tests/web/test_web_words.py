@@ -138,3 +138,61 @@ def test_a_table_has_a_name_for_people(client: TestClient) -> None:
 def test_the_table_says_how_many_cards_its_biggest_hand_has(client: TestClient) -> None:
     made = new_table(client, options={"hand-sizes": "2,5,3"})
     assert client.get(f"/api/tables/{made['table']}").json()["most_cards"] == 5
+
+
+def test_serve_says_where_the_tables_are_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ohhell.cli import main
+    from ohhell.cli import serve as serve_cli
+
+    monkeypatch.setattr(serve_cli, "run", lambda *args, **kwargs: None)  # start nothing
+    monkeypatch.setenv("OHHELL_HOME", str(tmp_path))
+    assert main(["serve", "--port", "8123"]) == 0
+    out = capsys.readouterr().out
+    assert f"Tables are stored in {(tmp_path / 'ohhell.db').resolve()}" in out
+    assert serve_cli.database_words("postgresql+psycopg://ann:secret@db.example/ohhell") == (
+        "Tables are stored in the database postgresql+psycopg://ann:***@db.example/ohhell"
+    )
+
+
+def test_presets_have_names_for_people(client: TestClient) -> None:
+    from ohhell import PRESET_TITLES
+
+    options = client.get("/api/options").json()
+    assert options["preset_titles"] == PRESET_TITLES
+    assert options["preset_titles"]["river"] == "Up and Down the River"
+    assert set(options["presets"]) == set(PRESET_TITLES)  # the ids stay the keys
+
+
+def test_the_forms_help_is_one_plain_sentence(client: TestClient) -> None:
+    options = client.get("/api/options").json()["options"]
+    ids = {o["name"] for o in options if "-" in o["name"]}
+    for option in options:
+        help_ = option["help"]
+        assert help_[0].isupper() and help_.endswith(".") and help_.count(". ") == 0, help_
+        assert not any(i in help_ for i in ids), help_  # no option's id: fixed-hands, start-cards...
+        for choice in option["choices"] or []:
+            if len(choice) > 3:  # the choices are in the list beside it, not repeated here
+                assert f"{choice} (" not in help_ and f"{choice}," not in help_, (choice, help_)
+        for words in option["choice_words"].values():
+            assert not any(i in words for i in ids), words
+            assert len(words) <= 40, words  # fits the list
+    rotation = next(o for o in options if o["name"] == "trump-rotation")
+    assert rotation["shown_when"] == {"trump": ["rotate"]}
+
+
+def test_a_blank_name_is_refused_not_called_host(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"name": "   ", "seats": ["human"] * 4})
+    assert r.status_code == 400 and r.json()["field"] == "name"
+    assert "name" in r.json()["error"].lower()
+
+
+def test_the_lobby_names_rules_for_people(client: TestClient) -> None:
+    made = client.post(
+        "/api/tables",
+        json={"name": "Ann", "options": {"hook": "no"}, "seats": ["human"] * 4, "public": True},
+    ).json()
+    listed = client.get("/api/lobby").json()["tables"]
+    line = next(t["rules"] for t in listed if t["table"] == made["table"])
+    assert line == "Pagat's rules (the hook: no), 4 players"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -130,6 +131,25 @@ def add_parser(sub: Any) -> None:
     serve.set_defaults(func=cmd_serve)
 
 
+def database_words(url: str) -> str:
+    """Where the tables are kept, for the start line: the SQLite file's path,
+    or the database's URL without its password.
+
+    >>> database_words("sqlite:////srv/ohhell/ohhell.db")
+    'Tables are stored in /srv/ohhell/ohhell.db'
+    >>> database_words("postgresql+psycopg://ann:secret@db.example/ohhell")
+    'Tables are stored in the database postgresql+psycopg://ann:***@db.example/ohhell'
+    """
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database in (None, "", ":memory:"):
+            return "Tables are kept in memory only: they are lost when the server stops"
+        return f"Tables are stored in {Path(parsed.database).resolve()}"
+    return f"Tables are stored in the database {parsed.render_as_string(hide_password=True)}"
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn  # noqa: F401 - the web extra's server
@@ -189,7 +209,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             idle_lifetime=args.idle_lifetime * 3600,
             origins=frozenset(o.rstrip("/") for o in args.allow_origin),
         )
-        Store(args.db).close()  # a bad --db URL fails here, with its reason, not inside uvicorn
+        store = Store(args.db)  # a bad --db URL fails here, with its reason, not inside uvicorn
+        where = database_words(store.url)
+        store.close()
         app = create_app(
             args.db,
             away_after=args.away,
@@ -203,6 +225,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"ohhell serve: {err}", file=sys.stderr)
         return 2
     print(f"ohhell serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
+    print(f"ohhell serve: {where}", flush=True)
     run(app, args.host, args.port, head_timeout=args.head_timeout, per_address=args.sockets_per_address)
     return 0
 

@@ -82,9 +82,9 @@ CHOICE_WORDS: Final[dict[str, dict[str, str]]] = {
         "river": "10 + the tricks when exact",
         "tens": "10 a trick when exact, -10 a trick off",
         "tricks-bonus": "1 a trick, 10 more when exact",
-        "fives": "5 + 10 a trick when exact, else -5 a trick off",
+        "fives": "5 + 10 a trick exact, -5 - 5 a trick off",
         "squares": "10 + the bid squared when exact",
-        "penalty": "10 + the tricks when exact, -1 a trick off",
+        "penalty": "10 + tricks when exact, -1 a trick off",
         "okenuff": "Okenuff's (4 players)",
     },
     "tie_break": {
