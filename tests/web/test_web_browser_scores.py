@@ -420,6 +420,8 @@ def test_refused_entry_shows_the_reason_and_changes_nothing(base: str, context: 
         page.locator(f'#entry[data-phase="bid"] #bidder[data-seat="{seat + 1}"]').wait_for()
     hook = page.locator('#bid-buttons button[data-bid="4"]')
     assert hook.is_disabled() and "hook" in (hook.get_attribute("class") or "")
+    # R-HOOK: the disabled bid is explained in words beside the buttons.
+    assert page.inner_text("#bid-note").startswith("Dee may not bid 4: the bids would add up to the 10 tricks")
     revision = api_sheet(page, base, sheet)["revision"]
 
     # The hook's bid, sent anyway (the button enabled behind the page's back): the server refuses.
@@ -436,12 +438,15 @@ def test_refused_entry_shows_the_reason_and_changes_nothing(base: str, context: 
     page.locator('#entry[data-phase="tricks"]').wait_for()
     revision = api_sheet(page, base, sheet)["revision"]
 
+    # Nothing typed yet: the disabled button says why beside it.
+    assert page.inner_text("#tricks-sum") == "Type the tricks each player took: they must add up to 10."
+    assert page.locator("#tricks-save").is_disabled()
     # Tricks that do not total the 10 cards: the page says so and will not save them.
     fill_tricks(page, [1, 2, 3, 5])
-    assert page.inner_text("#tricks-sum") == "11 of 10: too many"
+    assert page.inner_text("#tricks-sum") == "The tricks add up to 11; this hand has 10: 1 too many."
     assert page.locator("#tricks-save").is_disabled()
     fill_tricks(page, [1, 2, 3, 3])
-    assert page.inner_text("#tricks-sum") == "9 of 10"
+    assert page.inner_text("#tricks-sum") == "The tricks add up to 9; this hand has 10: 1 missing."
     assert page.locator("#tricks-save").is_disabled()
 
     # Saved anyway (the check bypassed): the server refuses with the reason; nothing changes.
@@ -463,3 +468,11 @@ def test_refused_entry_shows_the_reason_and_changes_nothing(base: str, context: 
     assert page.locator("#error").is_hidden()
     assert totals_shown(page) == {"Ann": 11, "Bob": 12, "Cid": 13, "Dee": 0}
     assert page.locator('#sheet tr[data-hand="1"] td[data-seat="3"] .blob').count() == 1
+
+    # Hand 2 (9 cards): empty boxes count as 0 once the others add up to the hand.
+    enter_bids(page, 2, 0, lambda seat, allowed: 0)
+    page.fill('#tricks input[data-seat="1"]', "9")
+    assert page.inner_text("#tricks-sum") == "9 of 9 ✓ (the empty boxes count as 0)"
+    page.click("#tricks-save:enabled")
+    page.locator('#banner[data-hand="3"]').wait_for()
+    assert api_sheet(page, base, sheet)["hands"][1]["tricks"] == [0, 9, 0, 0]

@@ -438,3 +438,42 @@ def test_pages(client: TestClient) -> None:
     for name in ("score.js", "score.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/").status_code == 200  # the other pages are untouched
+
+
+# --- The words of the sheet (a new player's trial) ---
+
+
+def test_the_dealer_picked_is_the_rules_dealer(client: TestClient) -> None:
+    # R-DEALER-DRAW: pagat draws for the first dealer; the keeper picked Dee after the draw,
+    # so "Rules of this game" and the rules exported say Dee, never that the dealer is drawn.
+    made = pagat_short(client)
+    s = sheet(client, made)
+    assert "Dee deals first; the deal passes to the left." in s["description"]
+    assert not any("drawn" in line for line in s["description"])
+    assert s["rules"]["first-dealer"] == "4"  # seats from 1, as in the export
+    assert s["date"] is not None and len(s["date"]) == 10  # the day the sheet was started
+
+
+def test_the_title_says_the_changed_rules_in_words(client: TestClient) -> None:
+    made = create(client, preset="pagat", options={"hand-sizes": "3,2", "hook": "no"}, first_dealer=0)
+    title = sheet(client, made)["title"]
+    assert title == "pagat rules, 4 players: hands of 3 and 2 cards, no hook"
+    assert "hand-sizes" not in title and "first-dealer" not in title
+
+
+def test_an_undo_stored_by_the_older_form_still_works(tmp_path: Path) -> None:
+    # Undo entries written before version 2 have no version and count revokes from seat 0.
+    db = tmp_path / "t.db"
+    with serve(db) as client:
+        made = pagat_short(client)
+        bids(client, made, {0: 1, 1: 0, 2: 0, 3: 0})
+        entry(client, made, op="revoke", seat=3)
+        entry(client, made, op="tricks", tricks=[1, 0, 1, 0])
+    old = [{"what": "the tricks of hand 1", "hands": [
+        {"bids": [1, 0, 0, 0], "trump": None, "tricks": None, "revokes": [3]}]}]
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE ohhell_scoregames SET undo = ?", (json.dumps(old),))
+    with serve(db) as client:
+        s = entry(client, made, op="undo")
+        assert s["done"] == "undone: the tricks of hand 1"
+        assert s["current"]["revokes"] == [3] and s["current"]["tricks"] is None  # Dee's revoke

@@ -463,8 +463,14 @@ function bidEntry(cur) {
     ? el("div", { class: "entry-head" }, chooser)
     : el("h2", { id: "bidder", "data-seat": String(seat), class: "entry-head" },
       `${name(seat)} bids`, el("span", { class: "muted" }, last && SHEET.hook ? " (last: the hook applies)" : ""));
+  // A disabled bid says why in words under the buttons, not only in a tooltip (R-HOOK).
+  const note = cur.forbidden !== null && cur.forbidden !== undefined
+    ? el("p", { id: "bid-note", class: "muted" }, `${name(seat)} may not bid ${cur.forbidden}: the bids would `
+      + `add up to the ${tricksWord(cur.cards)} of this hand, and the hook says someone must miss.`)
+    : null;
   return [heading, ...bidsLine(cur),
-    el("div", { id: "bid-buttons", class: "bid-row", role: "group", "aria-label": `${name(seat)}'s bid` }, buttons)];
+    el("div", { id: "bid-buttons", class: "bid-row", role: "group", "aria-label": `${name(seat)}'s bid`,
+      "aria-describedby": note ? "bid-note" : null }, buttons), note];
 }
 
 function suitButtons(id, onpick, withNoTrump) {
@@ -498,7 +504,8 @@ function tricksEntry(cur) {
   const inputs = [];
   const rows = SHEET.players.map((player, seat) => {
     const input = el("input", {
-      type: "number", inputmode: "numeric", min: 0, max: cur.cards, step: 1, required: true,
+      // Not required: an empty box counts as 0 once the others add up to the hand.
+      type: "number", inputmode: "numeric", min: 0, max: cur.cards, step: 1,
       dataset: { seat: String(seat) }, id: `tricks-${seat}`, "aria-label": `Tricks taken by ${player}`,
       oninput: updateTricksSum,
     });
@@ -517,36 +524,63 @@ function tricksEntry(cur) {
   });
   const form = el("form", { id: "tricks-form", onsubmit: (event) => {
     event.preventDefault();
-    const values = inputs.map((i) => (i.value.trim() === "" ? NaN : Number(i.value)));
-    if (values.some((v) => !Number.isInteger(v))) {
-      showMessage("Enter the tricks taken by every player.");
+    const check = tricksCheck();
+    if (check.bad) {
+      showMessage(check.why);
       return;
     }
-    send({ op: "tricks", tricks: values });
+    send({ op: "tricks", tricks: check.values }); // a wrong sum is the server's to refuse, with its reason
   } },
   el("h2", { class: "entry-head" }, `Tricks taken (${cardsWord(cur.cards).replace("card", "trick")} in all)`),
   el("div", { id: "tricks" }, rows),
   el("p", { class: "tricks-foot" },
     el("span", { id: "tricks-sum", "aria-live": "polite" }),
-    el("button", { id: "tricks-save", type: "submit", class: "primary" }, "Score the hand")));
+    el("button", { id: "tricks-save", type: "submit", class: "primary", "aria-describedby": "tricks-sum" },
+      "Score the hand")));
   form.dataset.size = String(cur.cards);
   queueMicrotask(updateTricksSum);
   return form;
 }
 
-function updateTricksSum() {
+const tricksWord = (n) => (n === 1 ? "1 trick" : `${n} tricks`);
+
+/** The tricks typed, by seat: an empty box counts as 0 once the others add up
+ * to the hand. Returns { ok, bad, values, total, empty, size, why }: bad is a box
+ * that holds no number of tricks; why says in words
+ * what stops the hand from being scored. */
+function tricksCheck() {
   const form = $("#tricks-form");
-  if (!form) return;
   const size = Number(form.dataset.size);
   const inputs = [...form.querySelectorAll("#tricks input[data-seat]")];
-  const filled = inputs.filter((i) => i.value.trim() !== "");
-  const total = filled.reduce((a, i) => a + (Number(i.value) || 0), 0);
-  const ok = filled.length === inputs.length && total === size;
+  const typed = inputs.map((i) => (i.value.trim() === "" ? null : Number(i.value)));
+  const bad = typed.findIndex((v) => v !== null && !(Number.isInteger(v) && v >= 0 && v <= size));
+  const total = typed.reduce((a, v) => a + (v ?? 0), 0);
+  const empty = typed.filter((v) => v === null).length;
+  const out = { ok: false, bad: bad >= 0, values: typed.map((v) => v ?? 0), total, empty, size, why: "" };
+  if (bad >= 0) {
+    out.why = `${name(bad)}'s tricks: type a whole number from 0 to ${size}.`;
+  } else if (total === 0 && empty === inputs.length) {
+    out.why = `Type the tricks each player took: they must add up to ${size}.`;
+  } else if (total !== size) {
+    const off = total > size ? `${total - size} too many` : `${size - total} missing`;
+    out.why = `The tricks add up to ${total}; this hand has ${size}: ${off}.`;
+  } else {
+    out.ok = true;
+  }
+  return out;
+}
+
+function updateTricksSum() {
+  if (!$("#tricks-form")) return;
+  const check = tricksCheck();
   const box = $("#tricks-sum");
-  box.textContent = `${total} of ${size}` + (ok ? " ✓" : total > size ? ": too many" : "");
-  box.classList.toggle("ok", ok);
-  box.classList.toggle("bad", total > size);
-  $("#tricks-save").disabled = !ok;
+  // Beside the button, in words: the sum when it is right, else why the hand cannot be scored yet.
+  box.textContent = check.ok
+    ? `${check.total} of ${check.size} ✓${check.empty ? ` (${check.empty === 1 ? "the empty box counts" : "the empty boxes count"} as 0)` : ""}`
+    : check.why;
+  box.classList.toggle("ok", check.ok);
+  box.classList.toggle("bad", check.bad || check.total > check.size);
+  $("#tricks-save").disabled = !check.ok;
 }
 
 function revokeEntry(cur) {
