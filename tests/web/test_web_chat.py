@@ -260,3 +260,70 @@ def test_what_was_said_survives_a_restart(tmp_path: Path) -> None:
         assert [(m["name"], m["text"]) for m in history["lines"]] == [("Bob", "before the restart")]
         say(zed, "after", name="Zed")
         assert next_line(zed)["number"] == 1
+
+
+def test_a_line_refused_for_speed_says_when_it_can_go(tmp_path: Path) -> None:
+    clock = Still()
+    with serve(tmp_path, clock) as client:
+        t = lobby(client)
+        with connect(client, t["table"], t["tokens"][1]) as bob:
+            for i in range(int(PERSON_BURST)):
+                say(bob, f"{i}")
+            say(bob, "one too many")
+            lines_until_pong(bob)
+            refusal = [m for m in bob.seen if m["type"] == "error"][-1]
+            assert refusal["code"] == "chat"
+            # The page keeps the line in its box; the words say when to send it again.
+            assert "kept" in refusal["error"] and "in 2 seconds" in refusal["error"], refusal
+
+
+def test_a_watcher_is_muted_by_name(client: TestClient) -> None:
+    t = lobby(client)
+    with connect(client, t["table"]) as zed, connect(client, t["table"]) as amy:
+        say(zed, "I am Zed", name="Zed")
+        say(amy, "I am Amy", name="Amy")
+        lines_until_pong(zed)
+        lines_until_pong(amy)
+    # Ann mutes Zed alone: the history she is sent leaves out his lines, not Amy's.
+    with connect(client, t["table"], t["tokens"][0], hello=False) as ann:
+        ann.send({"type": "hello", "token": t["tokens"][0], "mute": [{"watcher": "Zed"}]})
+        history = ann.until(lambda m: m["type"] == "chat_history", "the chat's history")
+        assert [line["text"] for line in history["lines"]] == ["I am Amy"]
+
+
+def test_the_host_mutes_a_watcher_for_everyone(client: TestClient) -> None:
+    t = lobby(client)
+    with connect(client, t["table"], t["tokens"][0]) as ann, connect(client, t["table"]) as zed:
+        bob_token = t["tokens"][1]
+        with connect(client, t["table"], bob_token) as bob:
+            bob.send({"type": "silence", "watcher": "Zed", "on": True})
+            assert next_line(bob)["code"] == "seat"  # only the host may
+        ann.send({"type": "silence", "watcher": "Zed", "on": True})
+        lines_until_pong(ann)
+        say(zed, "let me speak", name="Zed")
+        assert "muted you" in next_line(zed)["error"]
+        say(zed, "another name", name="Zoe")  # a mute is by the name a watcher chats under
+        assert lines_until_pong(ann)[-1]["text"] == "another name"
+
+
+def test_a_notice_is_stored_and_heard_by_everyone(tmp_path: Path) -> None:
+    from ohhell.web.chat import NOTICE, TableChat, seat_taken_words
+    from ohhell.web.connection import Connection
+    from ohhell.web.store import Store
+
+    with serve(tmp_path) as client:
+        t = lobby(client)
+    store = Store(f"sqlite:///{tmp_path / 't.db'}")
+    try:
+        chat = TableChat(t["table"], store, {}, lambda: 0.0)
+        hush = Connection(lambda text: None, None, host=False)
+        hush.muted = {"watchers", 0, 1}  # mutes every watcher and every player: still hears the table
+        row = chat.announce(seat_taken_words("Ann", "Bruno"), [hush])
+        assert row is not None and row.kind == NOTICE and row.seat is None
+        assert row.text == "Ann left; Bruno, a bot, plays the seat now"
+        sent = hush.queue.get_nowait()
+        assert sent is not None and '"kind":"notice"' in sent
+        assert "Ann left" in (chat.history(hush) or "")
+        assert [r.text for r in store.chat(t["table"], 10)] == [row.text]  # stored like any line
+    finally:
+        store.close()

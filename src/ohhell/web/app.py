@@ -543,6 +543,12 @@ class Server:
         else:  # the host's: "silence" (mute for everyone) and "remove"
             if not conn.host:
                 raise TableError("only the table's host may do that", "seat")
+            if kind == "silence" and "watcher" in message:  # a watcher, by the name they chat under
+                on = message.get("on", True)
+                if type(on) is not bool:
+                    raise ProtocolError('"on" must be true (mute) or false (let them speak again)')
+                table.chat.silence_watcher(watcher_name(message["watcher"]), on)
+                return
             seat = message.get("seat")
             if type(seat) is not int or not 0 <= seat < len(table.seats):
                 raise ProtocolError(f'"seat" must be a seat from 0 to {len(table.seats) - 1}')

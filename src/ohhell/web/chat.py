@@ -1,12 +1,14 @@
 """Chat and quick reactions at a table, and the host's say over who may speak.
 
 Seated players and watchers talk in one chat; every line says whether a
-watcher wrote it, so each viewer can hide the watchers' lines (or one
-player's) for themselves: a mute per viewer, sent by the page with its hello
-and whenever it changes, and applied here, so a muted line never reaches
-that viewer. The host may mute a player for everyone (their lines are
-refused) or remove them (a bot takes the seat; their token keeps no seat and
-no voice at the table).
+watcher wrote it, so each viewer can hide the watchers' lines, one
+watcher's (by the name they chat under) or one player's for themselves: a
+mute per viewer, sent by the page with its hello and whenever it changes,
+and applied here, so a muted line never reaches that viewer. The host may
+mute a player or a watcher for everyone (their lines are refused) or remove
+a player (a bot takes the seat; their token keeps no seat and no voice at
+the table). What the table itself says ("Ann left; Bruno, a bot, plays the
+seat now") is a notice: a line of kind ``notice`` that every viewer hears.
 
 Chat takes the same path as an action: a line is checked, stored
 (``Store.add_chat``) and only then sent, each connection through its own
@@ -29,10 +31,13 @@ words someone typed, their name, their seat, and the time.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import logging
+import math
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 from .connection import Bucket, Connection
@@ -40,6 +45,7 @@ from .protocol import ProtocolError, clean_name, dumps
 from .store import ChatRow, StaleVersion, Store
 
 Json = dict[str, Any]
+log = logging.getLogger("ohhell.web")
 
 CHAT_MAX: Final = 200  # characters in one line
 HISTORY: Final = 50  # lines a newly arrived page is sent
@@ -48,6 +54,9 @@ PERSON_BURST: Final = 5.0  # ...after this many at once
 TABLE_RATE: Final = {"players": 2.0, "watchers": 1.0}  # lines a second, for each side of a table
 TABLE_BURST: Final = {"players": 20.0, "watchers": 10.0}
 WATCHERS: Final = "watchers"  # in a viewer's mutes: every watcher's line
+WATCHER: Final = "watcher:"  # in a viewer's mutes, before a name: that watcher's lines
+MUTED_WATCHERS: Final = 50  # watchers one viewer may mute by name
+NOTICE: Final = "notice"  # a line's kind: the table's own words, heard by everyone
 REACTIONS: Final = {
     "hello": "Hello!",
     "nice": "Nice one!",
@@ -67,24 +76,37 @@ def clean_text(value: object) -> str:
     if not text:
         raise ProtocolError("there is nothing to say: the line is empty")
     if len(text) > CHAT_MAX:
-        raise ProtocolError(f"a line is at most {CHAT_MAX} characters, not {len(text)}")
+        raise ProtocolError(f"a line holds at most {CHAT_MAX} characters; this one has {len(text)}")
     if not text.isprintable():
         raise ProtocolError("the line holds characters that cannot be printed")
     return text
 
 
+def watcher_key(name: str) -> str:
+    """A watcher in a set of mutes: the name they chat under."""
+    return WATCHER + name
+
+
 def parse_mutes(value: object, players: int) -> set[int | str]:
-    """A viewer's mutes from the page: seats, and "watchers" for every watcher."""
+    """A viewer's mutes from the page: seats, "watchers" for every watcher,
+    and ``{"watcher": name}`` for one watcher."""
     if value is None:
         return set()
-    if not isinstance(value, list) or len(value) > players + 1:
-        raise ProtocolError('"mute" must list seats, and "watchers" for every watcher')
+    if not isinstance(value, list) or len(value) > players + 1 + MUTED_WATCHERS:
+        raise ProtocolError(
+            f'"mute" must list seats, "watchers" for every watcher, and at most {MUTED_WATCHERS} '
+            'watchers as {"watcher": name}'
+        )
     out: set[int | str] = set()
     for who in value:
         if who == WATCHERS or (type(who) is int and 0 <= who < players):
             out.add(who)
+        elif isinstance(who, dict) and set(who) == {"watcher"}:
+            out.add(watcher_key(watcher_name(who["watcher"])))
         else:
-            raise ProtocolError(f'{who!r} is neither a seat from 0 to {players - 1} nor "watchers"')
+            raise ProtocolError(
+                f'{who!r} is neither a seat from 0 to {players - 1}, "watchers", nor {{"watcher": name}}'
+            )
     return out
 
 
@@ -99,9 +121,30 @@ def line_json(row: ChatRow) -> Json:
     }
 
 
-def hears(conn: Connection, seat: int | None) -> bool:
-    """Does ``conn``'s viewer want lines from ``seat`` (None: a watcher)?"""
-    return (WATCHERS if seat is None else seat) not in conn.muted
+def hears(conn: Connection, who: int | ChatRow | None) -> bool:
+    """Does ``conn``'s viewer want this line (or any line from seat ``who``,
+    None: a watcher)? A notice is heard by everyone; a watcher's line is not
+    heard by a viewer who muted every watcher, or that one by their name."""
+    if isinstance(who, ChatRow):
+        if who.kind == NOTICE:
+            return True
+        if who.seat is None and watcher_key(who.name) in conn.muted:
+            return False
+        who = who.seat
+    return (WATCHERS if who is None else who) not in conn.muted
+
+
+def _wait_words(bucket: Bucket) -> str:
+    """When ``bucket`` (just refused) holds a line again: ``in 2 seconds``."""
+    seconds = max(1, math.ceil((1 - bucket.level) / bucket.rate)) if bucket.rate > 0 else 0
+    if not seconds:
+        return "later"
+    return f"in {seconds} second{'s' if seconds != 1 else ''}"
+
+
+def seat_taken_words(person: str, bot: str) -> str:
+    """The notice when a bot takes a person's seat for good."""
+    return f"{person} left; {bot}, a bot, plays the seat now"
 
 
 class TableChat:
@@ -117,13 +160,15 @@ class TableChat:
         self.next = self.lines[-1].number + 1 if self.lines else 0
         # Seats the host muted for everyone, and the tokens (hashed) of people removed.
         self.silenced: set[int] = set(json.loads(settings.get("silenced", "[]")))
+        # Watchers the host muted for everyone, by the name they chat under.
+        self.silenced_watchers: set[str] = set(json.loads(settings.get("silenced_watchers", "[]")))
         self.removed: set[str] = set(json.loads(settings.get("removed", "[]")))
         now = clock()
         self.budgets = {side: Bucket(TABLE_RATE[side], TABLE_BURST[side], now) for side in TABLE_RATE}
 
     def history(self, conn: Connection) -> str | None:
         """The recent lines ``conn``'s viewer hears, as one message (None if none)."""
-        lines = [line_json(row) for row in self.lines if hears(conn, row.seat)]
+        lines = [line_json(row) for row in self.lines if hears(conn, row)]
         return dumps({"type": "chat_history", "lines": lines}) if lines else None
 
     def say(self, conn: Connection, name: str, kind: str, text: str) -> ChatRow:
@@ -132,29 +177,56 @@ class TableChat:
             raise ChatRefused("the host removed you from this table: you cannot chat here")
         if conn.seat is not None and conn.seat in self.silenced:
             raise ChatRefused("the host has muted you at this table")
+        if conn.seat is None and name in self.silenced_watchers:
+            raise ChatRefused("the host has muted you at this table")
         now = self.clock()
         if conn.chat is None:
             conn.chat = Bucket(PERSON_RATE, PERSON_BURST, now)
+        # The page keeps a refused line in its box: the refusal says when it can go.
         if not conn.chat.take(now):
-            raise ChatRefused("you are chatting too fast: wait a moment")
-        if not self.budgets["players" if conn.seat is not None else WATCHERS].take(now):
-            raise ChatRefused("the table's chat is busy: try again in a moment")
-        row = ChatRow(self.next, conn.seat, name, kind, text, time.time())
+            raise ChatRefused(
+                f"You are chatting too fast: your line is kept; send it {_wait_words(conn.chat)}."
+            )
+        budget = self.budgets["players" if conn.seat is not None else WATCHERS]
+        if not budget.take(now):
+            raise ChatRefused(f"The table's chat is busy: your line is kept; send it {_wait_words(budget)}.")
+        return self._store(ChatRow(self.next, conn.seat, name, kind, text, time.time()))
+
+    def _store(self, row: ChatRow) -> ChatRow:
         try:
             self.store.add_chat(self.table_id, row)
         except StaleVersion:
             # Another server process spoke first: take its lines and try once more.
             self.lines.extend(r for r in self.store.chat(self.table_id, HISTORY) if r.number >= self.next)
             self.next = self.lines[-1].number + 1
-            row = ChatRow(self.next, conn.seat, name, kind, text, row.at)
+            row = dataclasses.replace(row, number=self.next)
             self.store.add_chat(self.table_id, row)
         self.next += 1
         self.lines.append(row)
         return row
 
+    def announce(self, text: str, connections: Iterable[Connection]) -> ChatRow | None:
+        """Say ``text`` for the table itself (a notice, heard by everyone),
+        stored like any line and posted to each of ``connections``; None if
+        it could not be stored (logged: a lost notice stops nothing)."""
+        try:
+            row = self._store(ChatRow(self.next, None, "", NOTICE, text, time.time()))
+        except Exception:
+            log.exception("table %s: cannot store a notice", self.table_id)
+            return None
+        message = dumps({"type": "chat", **line_json(row)})
+        for conn in list(connections):
+            conn.post(message)  # not dropped like chat: it says who plays a seat
+        return row
+
     def silence(self, seat: int, on: bool) -> None:
         (self.silenced.add if on else self.silenced.discard)(seat)
         self.store.set_setting(self.table_id, "silenced", json.dumps(sorted(self.silenced)))
+
+    def silence_watcher(self, name: str, on: bool) -> None:
+        """The host mutes (or unmutes) a watcher for everyone, by the name they chat under."""
+        (self.silenced_watchers.add if on else self.silenced_watchers.discard)(name)
+        self.store.set_setting(self.table_id, "silenced_watchers", json.dumps(sorted(self.silenced_watchers)))
 
     def remove(self, token_hash: str) -> None:
         self.removed.add(token_hash)
@@ -173,6 +245,7 @@ def watcher_name(value: object) -> str:
 
 __all__ = [
     "CHAT_MAX",
+    "NOTICE",
     "REACTIONS",
     "WATCHERS",
     "Bucket",
@@ -182,5 +255,7 @@ __all__ = [
     "hears",
     "line_json",
     "parse_mutes",
+    "seat_taken_words",
+    "watcher_key",
     "watcher_name",
 ]
