@@ -257,8 +257,10 @@ def test_a_sheet_without_a_file_is_warned_about_and_offered_a_save(tmp_path: Pat
     saved = sorted((data_folder / "sheets").glob("sheet-*.json"))
     assert code == 0 and len(saved) == 1 and f"ohhell score --file {saved[0]}" in text
 
-    code, text = run(argv, ["1"])  # the input ends: saved anyway, never lost
-    assert code == 0 and "The input ended; the sheet was not saved yet, so it is saved in" in text
+    out, err = io.StringIO(), io.StringIO()  # the input ends: saved anyway, never lost
+    code = main(argv, stdin=io.StringIO("1\n"), stdout=out, stderr=err)
+    assert code == 0 and "The input ended; the sheet was not saved yet, so it is saved in" in err.getvalue()
+    assert "The input ended" not in out.getvalue()  # the stop message is not mixed with the answers
     assert len(list((data_folder / "sheets").glob("sheet-*.json"))) == 2
 
     code, text = run(argv, ["quit"])  # nothing entered: nothing to offer
@@ -318,3 +320,45 @@ def test_the_export_names_one_first_dealer(tmp_path: Path) -> None:
     assert game.first_dealer == 2
     assert game.rules.first_dealer == 2
     assert '"first-dealer": "0"' not in json.dumps(data)
+
+
+def run_both(argv: list[str], lines: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO("".join(f"{line}\n" for line in lines)), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_the_stop_message_of_piped_input_goes_to_stderr(tmp_path: Path) -> None:
+    path = tmp_path / "piped.json"
+    code, out, err = run_both([*SHORT, "--names", "A,B,C", "--dealer", "A", "--file", str(path)], ["1"])
+    assert code == 0
+    assert f"The input ended. The sheet is saved in {path}. To continue it: ohhell score --file {path}" in err
+    assert "The input ended" not in out and "Bid for" in out
+    code, out, err = run_both([*SHORT], [])  # ended before the names: said on stderr, nothing saved
+    assert code == 0 and "nothing was saved" in err and "nothing was saved" not in out
+
+
+@pytest.mark.parametrize("given", ["Cid", "cid", "3"])
+def test_first_dealer_takes_a_name_or_a_seat_from_1_and_is_not_asked_again(
+    tmp_path: Path, given: str
+) -> None:
+    # R-DEALER-DRAW done at the table: --first-dealer is --dealer (a name or a seat counted from 1).
+    path = tmp_path / "g.json"
+    code, text = run(["--names", "Ann,Bob,Cid,Dee", "--first-dealer", given, "--file", str(path)], ["quit"])
+    assert code == 0 and "Who deals first" not in text
+    assert "Cid deals; Dee bids first" in text
+    data = json.loads(path.read_text())
+    assert data["first_dealer"] == 3 and data["rules"]["first-dealer"] == "3"  # both count from 1
+
+
+def test_dealer_and_first_dealer_together_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text = run(["--names", "Ann,Bob,Cid,Dee", "--first-dealer", "2", "--dealer", "Cid"], [])
+    assert code == 2 and text == ""
+    assert "--dealer and --first-dealer both say who deals first: give only one" in capsys.readouterr().err
+
+
+def test_first_dealer_draw_asks_who_won_the_draw() -> None:
+    code, text = run(
+        ["--names", "Ann,Bob,Cid,Dee", "--preset", "common", "--first-dealer", "draw"], ["Bob", "quit"]
+    )
+    assert code == 0 and "Who deals first?" in text and "Bob deals; Cid bids first" in text

@@ -11,6 +11,7 @@ number counted from 1.
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -60,7 +61,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dealer",
         metavar="NAME|SEAT",
-        help="who deals first: a name or a seat number counted from 1 (asked for when left out)",
+        help=(
+            "who deals first: a name or a seat number counted from 1 (asked for when left out); "
+            "--first-dealer is the same option"
+        ),
     )
     parser.add_argument(
         "--file",
@@ -84,16 +88,45 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     args = build_parser().parse_args(argv)
-    return cmd_score(args, stdin=stdin, stdout=stdout)
+    return cmd_score(args, stdin=stdin, stdout=stdout, stderr=stderr)
 
 
-def cmd_score(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def take_first_dealer(args: argparse.Namespace) -> None:
+    """``--first-dealer`` (the rule option every command has) is another
+    spelling of ``--dealer`` here: a name or a seat number counted from 1.
+    ``draw`` keeps the rules' draw (the dealer is asked for, or left blank on
+    a printed sheet). Giving both is refused rather than one silently winning."""
+    given = getattr(args, "rule_first_dealer", None)
+    if given is None:
+        return
+    if args.dealer is not None:
+        raise ScoreError(
+            "--dealer and --first-dealer both say who deals first: give only one "
+            "(a name or a seat number counted from 1)"
+        )
+    if given.strip().lower() != "draw":
+        args.dealer, args.rule_first_dealer = given, None
+
+
+def cmd_score(
+    args: argparse.Namespace,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     out = stdout or sys.stdout
     inp = stdin or sys.stdin
+    err_out = stderr or sys.stderr
     path = Path(args.file) if args.file else None
     try:
+        take_first_dealer(args)
         if path is not None and path.exists():
             game = load_sheet(path)
             differences = _differences(args, game)
@@ -109,6 +142,7 @@ def cmd_score(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Tex
         else:
             made = new_game_from_answers(args, inp, out)
             if made is None:
+                print("The input ended before the game was set up: nothing was saved.", file=err_out)
                 return 0
             game = made
             if path is not None:
@@ -117,12 +151,12 @@ def cmd_score(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Tex
                 except OSError as err:
                     raise ScoreError(f"cannot write {path}: {err.strerror or err}") from None
     except (ScoreError, RulesError) as err:
-        print(f"ohhell score: {err}", file=sys.stderr)
+        print(f"ohhell score: {err}", file=err_out)
         return 2
     if args.export is not None:
         out.write(game.to_csv() if args.export == "csv" else game.to_json() + "\n")
         return 0
-    return Keeper(game, inp, out, path).run()
+    return Keeper(game, inp, out, path, err=err_out).run()
 
 
 def _differences(args: argparse.Namespace, game: ScoreGame) -> list[str]:
@@ -140,8 +174,8 @@ def _differences(args: argparse.Namespace, game: ScoreGame) -> list[str]:
         changed = game.rules.differences(rules_from_args(args))
         if args.preset is None:  # only the options typed: the rest was not asked for
             changed = {k: v for k, v in changed.items() if k in given}
-        if "first-dealer" not in given:  # the sheet's rules hold the dealer chosen at the start
-            changed.pop("first-dealer", None)
+        # The sheet's rules hold the dealer chosen at the start; --dealer is compared below.
+        changed.pop("first-dealer", None)
         if changed:
             saved = rule_options_for_people(game.rules, game.players)
             out.append("its rules have " + ", ".join(f"{k} {saved[k]}" for k in changed))
@@ -188,8 +222,8 @@ def new_game_from_answers(args: argparse.Namespace, inp: TextIO, out: TextIO) ->
             return None
         try:
             dealer = default if not text and default is not None else _seat(names, text)
-            # The sheet's rules say who deals first, so its export agrees with itself.
-            game = ScoreGame(rules.replace(first_dealer=dealer), names, dealer)
+            # The sheet's rules then say who deals first, so its export agrees with itself.
+            game = ScoreGame(rules, names, dealer, date=datetime.date.today().isoformat())
         except ScoreError as err:
             if args.dealer is not None:
                 raise

@@ -21,6 +21,7 @@ from ..scorekeeper import (
     sheet_rows,
 )
 from .common import HelpFormatter, add_rule_options, command_parser, examples, rules_from_args
+from .score import take_first_dealer
 
 
 def add_parser(sub: Any) -> None:
@@ -61,7 +62,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME|SEAT",
         help=(
             "who deals first: a name or a seat number counted from 1; default: the rules' first "
-            "dealer, else none (the table draws, and the dealers are written in by hand)"
+            "dealer, else none (the table draws, and the dealers are written in by hand); "
+            "--first-dealer is the same option"
         ),
     )
     parser.add_argument(
@@ -93,6 +95,7 @@ def game_from_args(args: argparse.Namespace) -> tuple[ScoreGame, bool]:
 
     The names are --names; --players takes them too, as it once did (a hidden
     alias: --players is the rule option, a number, everywhere else)."""
+    take_first_dealer(args)  # --first-dealer is --dealer: a name or a seat from 1
     given = [n for n in OPTION_NAMES if getattr(args, f"rule_{n}", None) is not None]
     if args.source is not None:
         if given or args.preset is not None or args.names or args.dealer:

@@ -143,7 +143,9 @@ def _shift_seats(options: Mapping[str, str], by: int) -> dict[str, str]:
     if "first-dealer" in out:
         out["first-dealer"] = seat(out["first-dealer"])
     if "teams" in out and out["teams"].strip().lower() != "none":
-        out["teams"] = ",".join("+".join(seat(s) for s in team.split("+")) for team in out["teams"].split(","))
+        out["teams"] = ",".join(
+            "+".join(seat(s) for s in team.split("+")) for team in out["teams"].split(",")
+        )
     return out
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -214,7 +215,11 @@ class Keeper:
 
     ``path`` is the file the sheet is saved to after every entry, or None: the
     sheet is then in memory only, which the keeper says at once, and
-    quitting offers a save (``suggest`` gives the file it offers)."""
+    quitting offers a save (``suggest`` gives the file it offers). When the
+    input ends (piped answers run out) the stop message, where the sheet is
+    and how to go on, goes to ``err`` (standard error), as the other
+    commands' notes about themselves do, so that it never mixes with what
+    the answers produced."""
 
     def __init__(
         self,
@@ -224,10 +229,12 @@ class Keeper:
         path: Path | None,
         *,
         suggest: Callable[[], Path] = suggested_sheet_path,
+        err: TextIO | None = None,
     ) -> None:
         self.game = game
         self.inp = inp
         self.out = out
+        self.err = err or sys.stderr
         self.path = path
         self.suggest = suggest
         self.announced: tuple[int, int] | None = None
@@ -259,21 +266,29 @@ class Keeper:
 
     def _leave(self, *, ended: bool) -> int:
         """Quit: say where the sheet is and how to go on; a sheet with entries
-        and no file is offered a save, and saved anyway when the input ended."""
+        and no file is offered a save, and saved anyway when the input ended
+        (then the words go to ``err``)."""
+
+        def tell(text: str) -> None:
+            print(text, file=self.err if ended else self.out)
+
+        said_ended = False
         if self.path is None and self.game.entries:
             if ended:
+                said_ended = True
                 target = self.suggest()
                 try:
                     self._save_to(target)
                 except ScoreError as err:
-                    self.say(f"The input ended, and the sheet could not be saved: {err}.")
+                    tell(f"The input ended, and the sheet could not be saved: {err}.")
                     return 1
-                self.say(f"The input ended; the sheet was not saved yet, so it is saved in {target}.")
+                tell(f"The input ended; the sheet was not saved yet, so it is saved in {target}.")
             elif self._offer_save() is None:
-                self.say("The sheet was not saved.")
+                tell("The sheet was not saved.")
                 return 0
         if self.path is not None:
-            self.say(f"The sheet is saved in {self.path}. To continue it: {resume_command(self.path)}")
+            why = "The input ended. " if ended and not said_ended else ""
+            tell(f"{why}The sheet is saved in {self.path}. To continue it: {resume_command(self.path)}")
         return 0
 
     def _offer_save(self) -> Path | None:

@@ -102,6 +102,7 @@ def sheet_title(rules: Rules, names: Sequence[str] | None = None) -> str:
     >>> sheet_title(PRESETS["pagat"].replace(hand_sizes=(3, 2), hook=False))
     'pagat rules, 4 players: hands of 3 and 2 cards, no hook'
     """
+
     def changes(preset: str) -> list[str]:
         return [k for k in rules.differences(PRESETS[preset]) if k not in _SKIPPED]
 

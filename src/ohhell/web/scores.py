@@ -284,8 +284,6 @@ def _trump(data: Json) -> Any:
     return parse_trump(value)
 
 
-
-
 def new_game(data: Json) -> ScoreGame:
     """A ``ScoreGame`` from the setup form's body: players, first dealer, preset, options."""
     players = data.get("players")
