@@ -362,3 +362,34 @@ def test_first_dealer_draw_asks_who_won_the_draw() -> None:
         ["--names", "Ann,Bob,Cid,Dee", "--preset", "common", "--first-dealer", "draw"], ["Bob", "quit"]
     )
     assert code == 0 and "Who deals first?" in text and "Bob deals; Cid bids first" in text
+
+
+def test_the_sheet_sets_the_blob_mark_apart_and_explains_only_what_appears() -> None:
+    import re
+
+    from ohhell.rules import PRESETS
+
+    game = ScoreGame(PRESETS["common"].replace(hand_sizes=(4, 3)), ["Ann", "Bob", "Cid", "Dee"])
+    for seat, bid in ((1, 2), (2, 0), (3, 1), (0, 0)):
+        game.bid(seat, bid)
+    game.tricks([0, 4, 0, 0])  # R-SC-TRICKS-BONUS: Bob bid 2 and took 4, a blob worth 4
+    text = sheet_text(game)
+    assert "2/4   +4 *" in text and "0/0  +10" in text
+    assert not re.search(r"\d\*", text) and not re.search(r"\*[+-]", text)  # never "2/4*+4"
+    assert "* a missed bid (a blob)" in text
+    assert "extra hand" not in text  # no extra hand on this sheet: nothing to explain
+
+    # R-TIE-EXTRA: Bob and Cid tie for first after the only hand, so an extra hand follows.
+    tied = ScoreGame(
+        PRESETS["pagat"].replace(players=3, hand_sizes=(1,), tie_break="extra-hands"),
+        ["Ann", "Bob", "Cid"],
+        0,
+    )
+    for seat in (1, 2, 0):
+        tied.bid(seat, 0)
+    tied.tricks([1, 0, 0])
+    tied.bid(tied.current.first_bidder, 0)
+    assert tied.hands[-1].extra
+    text = sheet_text(tied)
+    assert "+ after the hand number: an extra hand to break a tie" in text
+    assert re.search(r"^\s+2\+ ", text, re.M)

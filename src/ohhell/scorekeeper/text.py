@@ -129,28 +129,44 @@ def _hand_header(game: ScoreGame, view: HandView) -> str:
 
 
 def sheet_text(game: ScoreGame) -> str:
-    """Every hand: bids, tricks, scores (blobs marked *) and running totals."""
+    """Every hand: bid/took, the score, a blob mark apart from it, and running totals.
+
+    A cell reads ``2/4   +0 *``: bid 2, took 4, scored 0, and ``*`` (a blob)
+    set off by a space so that it never reads as part of the score. The key
+    under the sheet explains only the marks that appear in it.
+    """
     p, n = game.players, game.rules.players
-    width = max(9, *(len(x) + 1 for x in p))
-    lines = ["hand cards dealer  trump " + "".join(f"{x:>{width}}" for x in p)]
+    width = max(12, *(len(x) + 1 for x in p))
+    lines = ["hand cards dealer  trump " + "".join(f"{x:>{width - 2}}  " for x in p).rstrip()]
     for v in game.hands:
         trump = ("NT" if v.trump is None else v.trump.letter) if v.trump_known else "?"
         cells = []
         for s in range(n):
             bid = "-" if v.bids[s] is None else str(v.bids[s])
             if v.tricks is None or v.scores is None:
-                cells.append(f"{bid}/?")
+                cells.append(f"{bid}/?" + " " * 7)
             else:
-                blob = "*" if s in v.missed else " "
-                cells.append(f"{bid}/{v.tricks[s]}{blob}{v.scores[s]:+d}")
+                blob = " *" if s in v.missed else "  "
+                cells.append(f"{bid}/{v.tricks[s]} {v.scores[s]:>+4d}{blob}")
         extra = "+" if v.extra else " "
-        lines.append(
-            f"{v.number:>3}{extra} {v.size:>5} {p[v.dealer][:7]:<7} {trump:>5} "
-            + "".join(f"{c:>{width}}" for c in cells)
-        )
+        row = f"{v.number:>3}{extra} {v.size:>5} {p[v.dealer][:7]:<7} {trump:>5} "
+        lines.append((row + "".join(f"{c:>{width}}" for c in cells)).rstrip())
         if v.scores is not None:
-            lines.append(" " * 25 + "".join(f"{t:>{width}}" for t in v.totals))
-    lines.append("(bid/took, * a missed bid: a blob; + an extra hand; totals under each hand)")
+            lines.append((" " * 25 + "".join(f"{t:>{width - 2}}  " for t in v.totals)).rstrip())
+    key = ["bid/took, then the hand's score"]
+    if any(v.missed for v in game.hands):
+        key.append("* a missed bid (a blob)")
+    if any(v.bids[s] is None for v in game.hands for s in range(n)):
+        key.append("- not bid yet")
+    if any(v.tricks is None for v in game.hands):
+        key.append("? not played yet")
+    if any(not v.trump_known for v in game.hands):
+        key.append("trump ? not noted")
+    if any(v.extra for v in game.hands):
+        key.append("+ after the hand number: an extra hand to break a tie")
+    if game.completed:
+        key.append("the running totals under each hand")
+    lines.append(f"({'; '.join(key)})")
     return "\n".join(lines)
 
 
