@@ -42,7 +42,7 @@ def test_presets_first_and_the_rules_folded(base: str, context: BrowserContext) 
     for i in range(presets.count()):
         line = presets.nth(i).locator(".preset-line").inner_text()
         assert len(line) > 20 and "\n" not in line, line
-    assert "19 hands" in page.locator(".preset-choice", has_text="pagat").first.inner_text()
+    assert "19 hands" in page.locator(".preset-choice", has_text="Pagat's rules").first.inner_text()
     # "More rules" is folded, and every option in it has a plain name and help.
     assert page.get_attribute("#nt-options-box", "open") is None
     assert not page.locator("#opt-hook").is_visible()
