@@ -156,3 +156,24 @@ def test_the_trick_pause_takes_seconds_or_key() -> None:
     assert parser.parse_args(["play", "--trick-pause", "key"]).trick_pause == math.inf
     assert parser.parse_args(["play", "--trick-pause", "2.5"]).trick_pause == 2.5
     assert parser.parse_args(["play"]).trick_pause == 3.0
+
+
+def test_the_wait_for_a_bid_change_is_an_option(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # R-BID-CHANGE: how long the next bidder waits for a change is the player's to choose.
+    from ohhell.cli.play import _session
+
+    text = flat(help_of(capsys, "play"))
+    assert "--bid-change-wait SECONDS" in text and "(default 3; 0: the next bidder goes on at once)" in text
+    parser = build_parser()
+    assert parser.parse_args(["play"]).bid_change_wait == 3.0
+    monkeypatch.setenv("OHHELL_HOME", str(tmp_path))
+    args = parser.parse_args(["play", "--bid-change-wait", "10", "--new", "--seed", "1"])
+    assert _session(args)[0].match.change_grace == 10
+    args = parser.parse_args(["play", "--resume", "--bid-change-wait", "0"])
+    assert _session(args)[0].match.change_grace == 0
+    for bad in ("-1", "soon", "nan"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["play", "--bid-change-wait", bad])
+        assert "--bid-change-wait" in capsys.readouterr().err

@@ -10,6 +10,7 @@ import html
 import io
 import math
 import re
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -643,10 +644,12 @@ def test_enter_takes_the_hinted_bid(tmp_path: Path) -> None:
     run(go_and_read())
 
 
-def test_the_turn_marker_stays_with_you_while_you_may_change_your_bid(tmp_path: Path) -> None:
-    # R-BID-CHANGE: after your bid the next bidder waits for your keep or change.
+def test_the_turn_marker_shows_the_next_bidder_counting_down_while_you_may_change_your_bid(
+    tmp_path: Path,
+) -> None:
+    # R-BID-CHANGE: after your bid the next bidder waits a few seconds, shown counting down, then bids.
     rules = make_rules("pagat", {"hand-sizes": "3,2", "first-dealer": "3"})  # seat 0 bids first
-    session = Session.new(rules, seed=2, save_path=tmp_path / "m.ohr")
+    session = Session.new(rules, seed=2, save_path=tmp_path / "m.ohr", change_grace=2.5)
     app = OhHellApp(session, pause=0, trick_pause=0)
 
     def marked() -> list[str]:
@@ -658,12 +661,70 @@ def test_the_turn_marker_stays_with_you_while_you_may_change_your_bid(tmp_path: 
             assert marked() == ["You"]
             await pilot.press("1")
             await settle(pilot, app)
-            assert app.mode() == "change" and marked() == ["You"]  # not yet on Ada
-            await pilot.press("enter")  # keep
-            await settle(pilot, app)
-            assert session.observation().bids[1] is not None  # kept: Ada has bid since
+            assert app.mode() == "change" and marked() == ["Ada"]  # Ada bids next and waits
+            text = screen_text(app)
+            assert (
+                "You bid 1. Ada bids in 3 s: press a digit to change your bid, Enter to let Ada bid now"
+                in text
+            )
+            await pilot.pause(0.7)
+            assert "Ada bids in 2 s" in screen_text(app)  # counting down, by itself
+            start = time.monotonic()
+            while session.observation().bids[1] is None:  # no key pressed: Ada bids when the time is up
+                assert time.monotonic() - start < 5, app.mode()
+                await pilot.pause(0.05)
+            assert time.monotonic() - start > 1  # not before the grace was over
+            assert app.mode() != "change"
 
     run(go())
+
+
+def test_a_newcomer_plays_a_whole_default_match_with_bids_and_cards_only(tmp_path: Path) -> None:
+    """``ohhell play``'s defaults (4 players, pagat, intermediate bots) played
+    as a newcomer does: a bid when asked, a card when asked, Enter where a
+    screen says "press Enter", never the key that keeps a bid. After each bid
+    the game must go on by itself (R-BID-CHANGE: a bounded grace)."""
+    session = Session.new(make_rules("pagat"), seed=12, save_path=tmp_path / "m.ohr", change_grace=0.05)
+    app = OhHellApp(session, pause=0, trick_pause=0)
+    pressed: list[str] = []
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            start = time.monotonic()
+            while not isinstance(app.screen, FinalScreen):
+                assert time.monotonic() - start < 60, f"stuck in mode {app.mode()} after {pressed[-5:]}"
+                await settle(pilot, app)
+                if isinstance(app.screen, ScoreScreen):  # "Press Enter or click to continue."
+                    await pilot.press("enter")
+                    continue
+                mode = app.mode()
+                if mode in ("change", "over", "wait"):
+                    await pilot.pause(0.01)  # nothing asked of a newcomer: the game goes on by itself
+                    continue
+                obs = session.observation()
+                if mode == "bid":  # "Your bid: press 0-N or click."
+                    bids = [a.bid for a in obs.legal_actions if isinstance(a, Bid)]
+                    keys = list(str(1 if 1 in bids else 0))
+                    if keys == ["1"] and obs.hand_size >= 10:
+                        keys.append("enter")  # "1" of a 10-card hand waits for a second digit or Enter
+                elif mode == "play":
+                    keys = [CARD_KEYS[app.playable_slots(obs, mode)[0]]]
+                else:
+                    pytest.fail(f"a newcomer was asked for {mode}")
+                pressed.extend(keys)
+                await pilot.press(*keys)
+            text = screen_text(app)
+            assert "The match is over" in text and "Press q or Escape to leave" in text
+            await pilot.press("enter")  # out of habit, after the last card: the standings stay
+            await pilot.pause(0.05)
+            assert isinstance(app.screen, FinalScreen) and app.is_running
+            await pilot.press("q")
+        assert app.return_value == "over"
+
+    run(go())
+    assert session.is_over and "keep" not in pressed
+    state = load(tmp_path / "m.ohr").replay(complete=True)
+    assert len(state.results) >= len(state.rules.schedule)  # every hand played
 
 
 def test_a_finished_trick_waits_for_enter_when_told_to(tmp_path: Path) -> None:
@@ -721,3 +782,29 @@ def test_the_score_sheet_says_its_name_once_and_its_numbers_stand_under_the_name
                 name = name_line[start - 2 : end + 2].strip()
                 assert name in names  # the name over its own numbers
             assert len(lines[head - 1]) <= width
+
+
+def test_leaving_the_final_screen_prints_the_standings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ohhell.cli import main
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    def run_to_the_end(app: OhHellApp) -> str:  # the app, played without a screen, left with q
+        play_without_screen(app.session)
+        return "over"
+
+    monkeypatch.setattr(OhHellApp, "run", run_to_the_end)
+    monkeypatch.setattr("sys.stdin", Terminal(""))
+    monkeypatch.setattr("sys.stdout", Terminal())
+    path = tmp_path / "m.ohr"
+    assert main(["play", "--hand-sizes", "2,1", "--seed", "5", "--save", str(path)]) == 0
+    out = sys.stdout.getvalue()  # type: ignore[attr-defined]
+    state = load(path).replay(complete=True)
+    best = max(state.totals)
+    assert out.startswith("The match is over. Final standings:\n1. ")
+    assert f"{best} points" in out and ("Winner: " in out or "share first place" in out)
+    assert out.rstrip().endswith(f"The game record is in {path}: ohhell replay {path} shows every hand.")

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from .. import OPTION_NAMES
+from .. import CHANGE_GRACE, OPTION_NAMES
 from ..bots import opponent_levels
-from ..describe import rules_title
+from ..describe import rules_title, standings_lines
 from ..terminal.session import DEFAULT_LEVEL, Session, SessionError, default_save_path, keep_previous
 
 DEFAULT_TRICK_PAUSE = 3.0
@@ -46,6 +46,7 @@ def add_parser(sub: Any) -> None:
             "ohhell play --players 5 --bots beginner,intermediate,expert,random --seat 3",
             "ohhell play --hand-sizes 3,2,1 --seed 7      # a short match, the same cards every time",
             "ohhell play --plain < answers.txt            # line mode: screen readers, scripts",
+            "ohhell play --bid-change-wait 10             # 10 s to change your bid before the next bid",
         ),
     )
     add_rule_options(play)
@@ -106,7 +107,28 @@ def add_parser(sub: Any) -> None:
             f"(default {DEFAULT_TRICK_PAUSE:g}; key: until you press Enter)"
         ),
     )
+    play.add_argument(
+        "--bid-change-wait",
+        type=_wait_seconds,
+        default=CHANGE_GRACE,
+        metavar="SECONDS",
+        help=(
+            f"after your bid, while the rules let you change it, how long the next bidder waits before "
+            f"bidding (default {CHANGE_GRACE:g}; 0: the next bidder goes on at once). Take longer if you "
+            "need more time to read, say with a screen reader"
+        ),
+    )
     play.set_defaults(func=cmd_play)
+
+
+def _wait_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds, e.g. 3 or 10") from None
+    if not 0 <= value <= 3600:  # NaN too
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds from 0 to 3600")
+    return value
 
 
 def _trick_pause(text: str) -> float:
@@ -121,12 +143,12 @@ def _trick_pause(text: str) -> float:
     return value
 
 
-def _saved_match(path: Path, think: float | None) -> Session | None:
+def _saved_match(path: Path, think: float | None, grace: float) -> Session | None:
     """The unfinished match saved at ``path``, or None (none, finished or unreadable)."""
     if not path.exists():
         return None
     try:
-        saved = Session.resume(path, think=think)
+        saved = Session.resume(path, think=think, change_grace=grace)
     except SessionError:
         return None
     return None if saved.is_over else saved
@@ -170,7 +192,7 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
         path = Path(args.resume) if args.resume else Path(args.save) if args.save else default_save_path()
         if not path.exists():
             raise SessionError(f"there is no saved match at {path}; start one with: ohhell play")
-        return Session.resume(path, think=args.think), None
+        return Session.resume(path, think=args.think, change_grace=args.bid_change_wait), None
     rules = rules_from_args(args)
     if args.bots and args.level:
         raise SessionError("give --bots or --level, not both")
@@ -182,7 +204,7 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
         )
     path = Path(args.save) if args.save else default_save_path()
     if not args.new:
-        saved = _saved_match(path, args.think)
+        saved = _saved_match(path, args.think, args.bid_change_wait)
         if saved is not None:
             given = any(getattr(args, f"rule_{n}") is not None for n in OPTION_NAMES) or any(
                 (
@@ -210,8 +232,21 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
         seed=args.seed,
         save_path=path,
         think=1.0 if args.think is None else args.think,
+        change_grace=args.bid_change_wait,
     )
     return session, note
+
+
+def final_words(session: Session) -> str:
+    """What stays in the terminal when the full screen closes on a finished
+    match: the places, points and winner, then where the record is."""
+    lines = ["The match is over. Final standings:"]
+    lines += standings_lines(session.rules, session.observation(), session.names)
+    if session.save_path is not None:
+        lines.append(
+            f"The game record is in {session.save_path}: ohhell replay {session.save_path} shows every hand."
+        )
+    return "\n".join(lines)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -247,7 +282,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         result = None
     session.save()
     if session.is_over:
-        print(f"The match is over. The game record is in {session.save_path}.")
+        print(final_words(session))
         return 0
     print(f"The match is saved in {session.save_path}. To continue it: {resume_command(session.save_path)}")
     return 0 if result != "interrupted" else 130

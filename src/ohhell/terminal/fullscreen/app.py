@@ -13,10 +13,13 @@ others); or the arrows, which move a cursor over the playable cards only
 (it starts on one, or on the hinted card), and Enter. Bids by digits (two
 digits for bids over 9, or Enter after one); trump ``1``-``5``; Enter takes
 the hint's bid, trump or card. ``h`` hint, ``?`` rules, ``s`` score sheet,
-``q`` save and quit; Enter keeps a bid that could still be changed and
-continues after a trick. In a small window the layout is compact (``l``
-shows the log), and in one too small for that a notice asks for a larger
-window rather than cutting the table short (see ``layout``).
+``q`` save and quit; Enter continues after a trick. After your bid, while
+the rules let you change it (R-BID-CHANGE), the next bidder waits a few
+seconds, counted down on screen: a digit changes the bid, Enter lets the next
+bidder go on at once, and when the time is up the game goes on by itself.
+In a small window the layout is compact (``l`` shows the log), and in one too
+small for that a notice asks for a larger window rather than cutting the
+table short (see ``layout``).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import Resize
 from textual.geometry import Size
+from textual.timer import Timer
 from textual.widgets import Footer, RichLog, Static
 
 from ... import (
@@ -46,11 +50,9 @@ from ... import (
     Observation,
     Phase,
     Play,
-    Suit,
     Trick,
 )
-from ...bots.hint import Hint
-from ...describe import balance_words, plural, refusal_words, rules_title, sort_hand, suit_word
+from ...describe import balance_words, refusal_words, rules_title, sort_hand
 from ..session import Next, Session
 from .layout import COMPACT, FULL, fitting_layout, need, too_small_words
 from .screens import FinalScreen, RulesScreen, ScoreScreen
@@ -64,9 +66,9 @@ from .widgets import (
     suit_style,
     suit_text,
 )
+from .words import TRUMPS, hint_words, title_text
 
 MAX_CARDS = len(CARD_KEYS)  # 17: the largest hand (3 players, 52 cards)
-TRUMPS: tuple[Suit | None, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, None)
 
 CSS = """
 Screen { layout: vertical; }
@@ -166,6 +168,7 @@ class OhHellApp(App[str]):
         self.layout: str | None = FULL
         self.window: Size | None = None  # the size the terminal last reported
         self._continue = asyncio.Event()
+        self._grace_timer: Timer | None = None  # R-BID-CHANGE: the countdown's next tick
         self._drawn: dict[str, object] = {}  # what each widget shows now (see _show)
 
     # --- layout ---
@@ -182,7 +185,7 @@ class OhHellApp(App[str]):
             for i, t in enumerate(TRUMPS):
                 label = Text.assemble(f"{i + 1} ", suit_text(t))
                 yield Chip(f"trump-{i}", label, id=f"trump-{i}")
-            yield Chip("keep", "Keep ⏎", id="keep")
+            yield Chip("keep", "Go on ⏎", id="keep")
             yield Chip("continue", "Continue ⏎", id="continue")
         with Horizontal(id="hand"):
             for i in range(MAX_CARDS):
@@ -273,8 +276,8 @@ class OhHellApp(App[str]):
         )
         if self._drawn.get("#players") != table_key:
             self._drawn["#players"] = table_key
-            # R-BID-CHANGE: while you may change your bid the next bidder waits, so ▶ stays on you.
-            turn = {s.human} if mode == "change" else None
+            # R-BID-CHANGE: while you may change your bid, ▶ marks the next bidder, who waits.
+            turn = {self.next_bidder()} if mode == "change" else None
             table = players_table(
                 obs, s.names, s.kinds, self.shown_trick, turn=turn, levels=self.layout == FULL
             )
@@ -290,41 +293,7 @@ class OhHellApp(App[str]):
             self.query_one(selector, Static).update(text, layout=False)
 
     def title_text(self, obs: Observation) -> Text:
-        s = self.session
-        compact = self.layout == COMPACT
-        text = Text.assemble(("Oh Hell", "bold"), "  ") if not compact else Text()
-        if obs.phase not in (Phase.BID, Phase.TRUMP, Phase.PLAY):
-            text.append(rules_title(s.rules, s.names), style="dim")
-            return text
-        total = len(obs.rules.schedule)
-        if obs.extra_hand:
-            number = "Tie-break hand"
-        else:
-            number = (
-                f"Hand {obs.hand_number + 1}/{total}" if compact else f"Hand {obs.hand_number + 1} of {total}"
-            )
-        text.append(f"{number} · {plural(obs.hand_size, 'card')} · Trump ")
-        if obs.trump_decided and compact:
-            trump = obs.trump  # an IntEnum: clubs is 0, so compare with None
-            text.append_text(
-                Text(trump.symbol, style=suit_style(trump)) if trump is not None else Text("none")
-            )
-            if obs.turned is not None:
-                text.append(" (")
-                text.append_text(card_text(obs.turned))
-                text.append(")")
-        elif obs.trump_decided:
-            text.append_text(suit_text(obs.trump))
-            if obs.turned is not None:
-                text.append(" (turned ")
-                text.append_text(card_text(obs.turned))
-                text.append(")")
-        else:
-            text.append("named after bidding", style="italic")
-        text.append(f" · {s.names[obs.dealer]} deals")
-        if obs.devils_bridge:
-            text.append(" · Devil's Bridge", style="bold magenta")
-        return text
+        return title_text(obs, self.session.names, compact=self.layout == COMPACT)
 
     def status_text(self, obs: Observation, mode: str) -> Text:
         s = self.session
@@ -341,10 +310,13 @@ class OhHellApp(App[str]):
                 ask += ". Bids are sealed until all are in"
             lines.append(Text(ask + ".", style="bold"))
         elif mode == "change":
-            nxt = s.names[(s.human + 1) % obs.players]  # the next bidder
+            nxt = s.names[self.next_bidder()]
+            left = math.ceil(s.change_left() or 0)
             lines.append(
                 Text(
-                    f"You may change your bid before {nxt} bids: press a digit, or Enter to keep it.", "bold"
+                    f"You bid {obs.bids[s.human]}. {nxt} bids in {left} s: press a digit to change your bid, "
+                    f"Enter to let {nxt} bid now.",
+                    "bold",
                 )
             )
         elif mode == "trump":
@@ -472,6 +444,36 @@ class OhHellApp(App[str]):
             widget.set_class(self.cursor == i, "cursor")
             widget.set_class(hinted == i, "hinted")
 
+    def next_bidder(self) -> int:
+        """R-BID-CHANGE: the seat that bids after you (it waits while you may change your bid)."""
+        s = self.session
+        return next((seat for seat in s.match.to_ask() if seat != s.human), (s.human + 1) % s.rules.players)
+
+    def arm_grace(self) -> None:
+        """R-BID-CHANGE: tick when the countdown's seconds change, and go on
+        by itself when the next bidder has waited long enough."""
+        if self._grace_timer is not None:
+            self._grace_timer.stop()
+            self._grace_timer = None
+        left = self.session.change_left()
+        if left is None:
+            return
+        delay = left - math.ceil(left) + 1 if left > 0 else 0  # until the seconds shown change
+        self._grace_timer = self.set_timer(max(0.01, min(delay, left)), self.grace_tick)
+
+    def grace_tick(self) -> None:
+        self._grace_timer = None
+        s = self.session
+        if self.busy or not s.in_change_window:
+            return
+        if s.next() is Next.HUMAN:  # still within the grace: show the new count
+            self.refresh_view()
+            self.arm_grace()
+            return
+        self.digits = ""  # the grace is over: the next bidder bids
+        self.busy = True
+        self.advance()
+
     def log_event(self, event: Event) -> None:
         s = self.session
         log = self.query_one("#log", RichLog)
@@ -497,6 +499,8 @@ class OhHellApp(App[str]):
                     self.show_final()
                     return
                 if what is Next.HUMAN:
+                    if s.in_change_window:
+                        self.arm_grace()
                     return
                 if what is Next.CHANCE:
                     event = s.step()
@@ -723,7 +727,7 @@ class OhHellApp(App[str]):
             slot = self.hinted_slot()
             self.cursor = slot  # Enter plays the hinted card
             key = CARD_KEYS[slot] if slot is not None else None
-        self.note = Text(f"Hint: the expert would {_hint_words(found, key)}.", style="bold yellow")
+        self.note = Text(f"Hint: the expert would {hint_words(found, key)}.", style="bold yellow")
         self.refresh_view()
 
     def action_rules(self) -> None:
@@ -752,18 +756,3 @@ class OhHellApp(App[str]):
         if action in ("hint", "scores", "key", "confirm", "move"):
             return self._main_screen() and self.layout is not None
         return True
-
-
-def _hint_words(found: Hint, key: str | None) -> str:
-    """The hint, with the key that takes it: ``play A♠ (key 3, or Enter)``."""
-    action = found.action
-    if isinstance(action, Bid):
-        what = f"bid {action.bid} (Enter takes it)"
-    elif isinstance(action, NameTrump):
-        number = TRUMPS.index(action.suit) + 1
-        what = f"name {suit_word(action.suit)} (key {number}, or Enter)"
-    elif isinstance(action, Play) and action.card is not None:
-        what = f"play {action.card.pretty}" + (f" (key {key}, or Enter)" if key is not None else "")
-    else:
-        what = "play your unseen card (key 1, or Enter)"
-    return f"{what}; expected score {found.expected:.1f}"

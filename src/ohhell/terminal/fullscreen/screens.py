@@ -95,13 +95,18 @@ class RulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+LEAVE_WORDS = "Press q or Escape to leave; the standings are printed again when you do."
+
+
 class FinalScreen(Screen[None]):
-    """The final standings, how a tie was broken, and the whole score sheet."""
+    """The final standings, how a tie was broken, and the whole score sheet.
+    It stays until q or Escape (said on it): Enter, pressed out of habit after
+    the last card, must not take the standings away."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "leave", "Quit"),
-        Binding("enter", "leave", "Quit", show=False),
         Binding("escape", "leave", "Quit", show=False),
+        Binding("enter", "stay", show=False),
     ]
 
     def __init__(self, obs: Observation, names: Sequence[str], saved: str) -> None:
@@ -122,6 +127,7 @@ class FinalScreen(Screen[None]):
         self._drawn_width = self.app.size.width
         with VerticalScroll(classes="final"):
             yield Static(Text("The match is over", style="bold"), id="final-heading")
+            yield Static(Text(LEAVE_WORDS, style="bold"), id="final-leave")
             yield Static(standings_table(self.obs, self.names), id="standings")
             yield Static(Group(*notes), id="tie-break")
             sheets = score_sheets(self.obs.results, self.names, self.app.size.width - 4, title="Score sheet")
@@ -137,3 +143,6 @@ class FinalScreen(Screen[None]):
 
     def action_leave(self) -> None:
         self.app.exit("over")
+
+    def action_stay(self) -> None:
+        self.notify(LEAVE_WORDS, timeout=4)
