@@ -10,6 +10,7 @@ makes that a failure (CI must not skip silently).
 
 from __future__ import annotations
 
+import datetime
 import os
 import random
 import re
@@ -295,6 +296,20 @@ def test_a_filled_sheet_shows_the_scorekeepers_numbers(tmp_path: Path) -> None:
     assert line.startswith("Final standings: 1. ")
     assert " ".join(line.split()) in " ".join(text.split())
     assert "Blob" in text
+    assert "Date ____" not in text  # a filled sheet fills its date: today's, as the file has none
+    assert f"Date {datetime.date.today().isoformat()}" in text
+
+
+def test_a_filled_sheet_gives_the_games_date(tmp_path: Path) -> None:
+    game = ScoreGame(PRESETS["pagat"].replace(hand_sizes=(2, 1)), NAMES4, first_dealer=0, date="2026-11-27")
+    play(game, 1, seed=3)
+    path = tmp_path / "game.json"
+    save(game, path)
+    text = pdf_text(sheet(tmp_path, ["--from", str(path)]))[0]
+    assert "Date 2026-11-27" in text
+    blank = pdf_text(sheet(tmp_path, ["--names", ",".join(NAMES4), "--hand-sizes", "3,2"], "blank.pdf"))[0]
+    assert "Date ____" in blank  # a blank sheet leaves it to be written in
+    assert "hand-sizes" not in blank and "hands of 3 and 2 cards" in blank  # the title in words
 
 
 def test_blobs_are_drawn_for_missed_bids(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ otherwise the sheet uses the PDF core font Helvetica with suit letters
 
 from __future__ import annotations
 
+import datetime
 import math
 import unicodedata
 from collections.abc import Sequence
@@ -32,9 +33,10 @@ from typing import TYPE_CHECKING, Final
 
 from .. import Bidding, Rules, Scoring, Suit, TieBreak, TrumpMode, sides
 from .. import Sequence as HandSequence
-from ..describe import plural, rules_title
+from ..describe import plural
 from .hands import HandEntry, HandView
 from .model import ScoreGame
+from .words import sheet_title
 
 if TYPE_CHECKING:
     from fpdf import FPDF
@@ -273,7 +275,7 @@ class _Sheet:
         else:
             self.family, self.unicode = "Helvetica", False
         self.pdf: FPDF = pdf
-        self.title = f"Oh Hell score sheet: {rules_title(game.rules, game.players)}"
+        self.title = f"Oh Hell score sheet: {sheet_title(game.rules, game.players)}"
         pdf.set_title(self.t(self.title))
         self._layout()
 
@@ -360,8 +362,9 @@ class _Sheet:
         self.font(14, bold=True)
         pdf.cell(width * 0.7, 7, self.fit(self.title, width * 0.7 - 2, 14, bold=True))
         right = f"Page {page + 1} of {self.pages}" if self.pages > 1 else ""
-        if not self.filled:
-            right = (right + "    " if right else "") + "Date ____________"
+        # A filled sheet gives the day the game was played (today's, for a file without one).
+        day = (game.date or datetime.date.today().isoformat()) if self.filled else "____________"
+        right = (right + "    " if right else "") + f"Date {day}"
         pdf.set_xy(x + width * 0.7, y)
         self.font(9)
         pdf.cell(width * 0.3, 7, self.t(right), align="R")
