@@ -47,3 +47,63 @@ def test_a_refusal_names_its_field(client: TestClient, body: dict[str, Any], fie
     assert r.status_code == 400, r.text
     assert r.json()["error"]
     assert r.json().get("field") == field
+
+
+def _played(rules: Any) -> list[tuple[Any, ...]]:
+    """A whole match with a seeded deal and the first legal action each time:
+    every hand's size, trump and scores."""
+    import random
+
+    from ohhell import Phase, apply, legal_actions, new_game
+    from ohhell.chance import advance_chance
+
+    state, rng = new_game(rules), random.Random(7)
+    while state.phase is not Phase.OVER:
+        if advance_chance(state, rng):
+            continue
+        seat = next(s for s in range(rules.players) if legal_actions(state, s))
+        apply(state, legal_actions(state, seat)[0])
+    return [(r.size, r.trump, r.scores) for r in state.results]
+
+
+@pytest.mark.parametrize(
+    ("base", "option", "other"),
+    [
+        ({"trump": "turn"}, "trump-rotation", "H,NT"),  # R-TRUMP-ROTATE only when trump rotates
+        ({"trump": "turn"}, "trump-suit", "H"),  # R-TRUMP-FIXED only when trump is fixed
+        ({"trump": "rotate"}, "trump-suit", "H"),
+        ({"hand-sizes": "3,1,2"}, "sequence", "up"),  # a list of sizes replaces the run
+        ({"hand-sizes": "3,1,2"}, "start-cards", "5"),
+        ({"sequence": "down-up"}, "fixed-hands", "3"),  # only a fixed sequence counts its hands
+    ],
+)
+def test_an_option_the_form_hides_changes_nothing(base: dict[str, str], option: str, other: str) -> None:
+    """The form hides an option where its ``shown_when`` says it does not
+    apply: the core plays the same match whatever its value then."""
+    from ohhell import make_rules
+    from ohhell.web.lobby import SHOWN_WHEN
+
+    when = SHOWN_WHEN[option.replace("-", "_")]
+    assert any(base.get(name, "none") not in values for name, values in when.items())
+    small = {"start-cards": "3", **base} if "hand-sizes" not in base else base
+    rules = make_rules("pagat", {**small, "players": "3", "bid-changes": "no"})
+    assert _played(rules) == _played(
+        rules.replace(
+            **{
+                option.replace("-", "_"): make_rules("pagat", {option: other}).__getattribute__(
+                    option.replace("-", "_")
+                )
+            }
+        )
+    )
+
+
+def test_an_option_the_form_shows_can_change_the_match() -> None:
+    """The check above is not empty: where the form shows them, these options change the match."""
+    from ohhell import make_rules
+
+    small = {"start-cards": "3", "players": "3", "bid-changes": "no"}
+    rotating = make_rules("pagat", {**small, "trump": "rotate"})
+    assert _played(rotating) != _played(rotating.replace(trump_rotation=("H", None)))
+    fixed = make_rules("pagat", {**small, "sequence": "fixed"})
+    assert _played(fixed) != _played(fixed.replace(fixed_hands=3))
