@@ -421,7 +421,8 @@ def test_refused_entry_shows_the_reason_and_changes_nothing(base: str, context: 
     hook = page.locator('#bid-buttons button[data-bid="4"]')
     assert hook.is_disabled() and "hook" in (hook.get_attribute("class") or "")
     # R-HOOK: the disabled bid is explained in words beside the buttons.
-    assert page.inner_text("#bid-note").startswith("Dee may not bid 4: the bids would add up to the 10 tricks")
+    note = page.inner_text("#bid-note")
+    assert note.startswith("Dee may not bid 4: the bids would add up to the 10 tricks")
     revision = api_sheet(page, base, sheet)["revision"]
 
     # The hook's bid, sent anyway (the button enabled behind the page's back): the server refuses.

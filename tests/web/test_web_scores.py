@@ -469,8 +469,12 @@ def test_an_undo_stored_by_the_older_form_still_works(tmp_path: Path) -> None:
         bids(client, made, {0: 1, 1: 0, 2: 0, 3: 0})
         entry(client, made, op="revoke", seat=3)
         entry(client, made, op="tricks", tricks=[1, 0, 1, 0])
-    old = [{"what": "the tricks of hand 1", "hands": [
-        {"bids": [1, 0, 0, 0], "trump": None, "tricks": None, "revokes": [3]}]}]
+    old = [
+        {
+            "what": "the tricks of hand 1",
+            "hands": [{"bids": [1, 0, 0, 0], "trump": None, "tricks": None, "revokes": [3]}],
+        }
+    ]
     with sqlite3.connect(db) as con:
         con.execute("UPDATE ohhell_scoregames SET undo = ?", (json.dumps(old),))
     with serve(db) as client:
