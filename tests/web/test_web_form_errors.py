@@ -107,3 +107,33 @@ def test_an_option_the_form_shows_can_change_the_match() -> None:
     assert _played(rotating) != _played(rotating.replace(trump_rotation=("H", None)))
     fixed = make_rules("pagat", {**small, "sequence": "fixed"})
     assert _played(fixed) != _played(fixed.replace(fixed_hands=3))
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "words"),
+    [
+        (
+            {"hand-sizes": "3;2;1"},
+            "hand-sizes",
+            "Hand sizes: write whole numbers separated by commas, like 3,2,1",
+        ),
+        (
+            {"teams": "0+1+2+3+4"},  # the form sends seats from 0; the words count them from 1
+            "teams",
+            "Teams must put each of the seats 1 to 4 in exactly one team; seat 5 does not exist",
+        ),
+        (
+            {"first-dealer": "4"},
+            "first-dealer",
+            "First dealer: choose one of the seats 1 to 4; seat 5 does not",
+        ),
+    ],
+)
+def test_a_refusal_names_its_field_in_words(
+    client: TestClient, options: dict[str, str], field: str, words: str
+) -> None:
+    r = client.post("/api/tables", json={"name": "Ann", "options": options})
+    assert r.status_code == 400 and r.json()["field"] == field  # the page highlights the field
+    error = r.json()["error"]
+    assert error.startswith(words), error
+    assert "option" not in error and "(" not in error and field not in error
