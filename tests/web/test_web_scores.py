@@ -450,7 +450,7 @@ def test_the_dealer_picked_is_the_rules_dealer(client: TestClient) -> None:
     s = sheet(client, made)
     assert "Dee deals first; the deal passes to the left." in s["description"]
     assert not any("drawn" in line for line in s["description"])
-    assert s["rules"]["first-dealer"] == "4"  # seats from 1, as in the export
+    assert s["rules"]["first-dealer"] == "3" == str(s["first_dealer"])  # the page's view: seats from 0
     assert s["date"] is not None and len(s["date"]) == 10  # the day the sheet was started
 
 

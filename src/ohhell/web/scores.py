@@ -48,7 +48,6 @@ from starlette.routing import Route
 from .. import MAX_PLAYERS, MIN_PLAYERS, RulesError, Scoring, make_rules
 from ..describe import describe_rules
 from ..scorekeeper import KEEP, HandView, ScoreError, ScoreGame, parse_trump
-from ..scorekeeper.hands import seats_for_people
 from ..scorekeeper.model import VERSION
 from ..scorekeeper.words import sheet_title
 from .guard import Quotas, client_address
@@ -227,7 +226,9 @@ def sheet_json(game: ScoreGame, row: ScoreRow | None = None, revision: int | Non
         "players": list(game.players),
         "first_dealer": game.first_dealer,
         "date": game.date,
-        "rules": seats_for_people(rules.options()),  # seats from 1, as in the export
+        # The page's view counts seats from 0 throughout (indices into "players");
+        # the export, for people and files, counts them from 1.
+        "rules": rules.options(),
         "title": sheet_title(rules, game.players),
         "description": describe_rules(rules, game.players),
         "scoring": rules.scoring.value,
