@@ -106,7 +106,8 @@ def test_chat_reactions_and_mutes(base: str, browser: Browser) -> None:
         # box appears once the watcher's view has arrived, so wait for it.
         zed.locator("#chat-name").wait_for(state="visible")
         bob.locator("#chat-name").wait_for(state="hidden")
-        assert bob.get_attribute("#chat-input", "maxlength") == "200"
+        # Nothing is cut at the limit: a counter says it (tests/web/test_web_browser_home.py).
+        assert bob.get_attribute("#chat-input", "maxlength") is None
 
         say(bob, "hello all")
         for page in (ann, bob, zed):
@@ -147,6 +148,41 @@ def test_chat_reactions_and_mutes(base: str, browser: Browser) -> None:
               document.querySelector('#chat-form').requestSubmit(); } }"""
         )
         bob.locator("#error", has_text="too fast").wait_for()
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_a_watcher_is_muted_by_name(base: str, browser: Browser) -> None:
+    contexts = [tb.new_context(browser) for _ in range(3)]
+    try:
+        first = contexts[0].new_page()
+        made = three_people(first, base, {"hand-sizes": "2,1"})
+        table, tokens = made["table"], made["tokens"]
+        first.close()
+        ann = seated(contexts[0], base, table, tokens[0])
+        zed, amy = (seated(ctx, base, table, None) for ctx in contexts[1:])
+        for page, name in ((zed, "Zed"), (amy, "Amy")):
+            page.locator("#chat-name").wait_for(state="visible")
+            page.fill("#chat-name", name)
+            say(page, f"I am {name}")
+            ann.locator("#chat-log li.watcher", has_text=f"I am {name}").wait_for()
+        # Ann mutes Zed alone, for herself: Amy is still heard.
+        ann.click("#people summary")
+        ann.click("#people-list li[data-watcher='Zed'] .mute-button")
+        assert ann.get_attribute("#people-list li[data-watcher='Zed'] .mute-button", "aria-pressed") == "true"
+        assert ann.locator("#chat-log li", has_text="I am Zed").count() == 0
+        say(zed, "Zed again")
+        say(amy, "Amy again")
+        ann.locator("#chat-log li", has_text="Amy again").wait_for()
+        amy.locator("#chat-log li", has_text="Zed again").wait_for()  # muted for Ann only
+        assert ann.locator("#chat-log li", has_text="Zed again").count() == 0
+        # The host mutes Amy for everyone: her lines are refused, and the box keeps them.
+        ann.click("#people-list li[data-watcher='Amy'] .silence-button")
+        ann.locator("#people-list li[data-watcher='Amy']", has_text="muted by the host").wait_for()
+        say(amy, "let me speak")
+        amy.locator("#error", has_text="muted you").wait_for()
+        assert amy.input_value("#chat-input") == "let me speak"
     finally:
         for ctx in contexts:
             ctx.close()
