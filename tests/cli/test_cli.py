@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ohhell import PRESETS, load, make_rules
+from ohhell.bots.tournament import _Progress
 from ohhell.cli import main
 
 GOLDEN = Path(__file__).parents[1] / "golden"
@@ -245,7 +248,9 @@ def test_an_unfinished_record_needs_partial(capsys: pytest.CaptureFixture[str], 
     path = tmp_path / "unfinished.ohr"
     path.write_text("\n".join(lines[: lines.index("play 3 7C")]) + "\n", encoding="utf-8")
     code, _, err = run(capsys, "replay", str(path))
-    assert code == 1 and "stops before the match is over" in err
+    assert code == 1 and "stops before the match is over, at hand 2 with" in err
+    assert "seat 0" not in err and " (seat 4) to play" in err  # the player by name, seats from 1
+    assert err.rstrip().endswith(f"To see it as far as it goes: ohhell replay --partial {path}")
     code, out, _ = run(capsys, "replay", "--partial", str(path))
     assert code == 0 and "(the record stops before the match is over)" in out
     data = run_json(capsys, "replay", "--partial", str(path))
@@ -260,3 +265,56 @@ def test_a_missing_record_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_p
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys)
     assert code == 0 and "simulate" in out and "replay" in out
+
+
+# --- numbers and times as people read them ---------------------------------------------------------------
+
+
+def test_simulate_prints_whole_wins_as_whole_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    from ohhell.cli.simulate import wins_words
+
+    code, out, _ = run(capsys, "simulate", "--games", "3", "--seed", "2")
+    assert code == 0
+    wins = [line.split()[-1] for line in out.splitlines() if "%" in line]
+    assert len(wins) == 4 and all(w.isdigit() for w in wins) and sum(map(int, wins)) == 3
+    assert (wins_words(2.0), wins_words(2.5), wins_words(0.5)) == ("2", "2.5", "0.5")
+
+
+def test_times_are_printed_with_sensible_precision() -> None:
+    from ohhell.bots.tournament import duration_words
+
+    cases = {0.000004: "under 0.01 ms", 0.00045: "0.45 ms", 0.0012: "1.2 ms", 0.012: "12 ms", 1.04: "1.0 s"}
+    cases |= {42.4: "42 s", 185: "3 min 5 s"}
+    assert {t: duration_words(t) for t in cases} == cases
+
+
+def test_the_tournament_shows_progress_and_time_left(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "tournament", "--bots", "beginner,random", "--deals", "4", "--seed", "3")
+    assert code == 0
+    assert re.search(r"deals \[#+\] 4/4, [\d.]+ m?s", err)  # deals done of the total, and the time taken
+    assert "median decision" in out and ".000" not in out  # no three-decimal times
+    bar = _Progress(10, io.StringIO(), "deals")
+    bar.start -= 2.0  # two seconds ago
+    bar.drawn -= 1.0  # and not drawn since
+    bar.advance(4)
+    assert bar.stream is not None and "4/10, 2.0 s, about 3.0 s left" in bar.stream.getvalue()  # type: ignore[attr-defined]
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "(default 100)" in text and "(default 1)" in text
+
+
+def test_the_tournament_says_how_long_the_expert_thinks(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(
+        capsys,
+        "tournament",
+        "--bots",
+        "expert,random",
+        "--deals",
+        "1",
+        "--think",
+        "0.01",
+        "--hand-sizes",
+        "1",
+    )
+    assert code == 0 and "The expert thinks about 0.01 s a decision" in err

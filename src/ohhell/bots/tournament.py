@@ -223,8 +223,26 @@ def _play_deals(job: _Job) -> list[_DealOutcome]:
     return out
 
 
+def duration_words(seconds: float) -> str:
+    """A time as people read it: ``0.45 ms``, ``12 ms``, ``1.0 s``, ``42 s``, ``3 min 5 s``."""
+    if seconds < 0.00001:
+        return "under 0.01 ms"
+    if seconds < 0.01:
+        return f"{seconds * 1000:.2g} ms" if seconds < 0.001 else f"{seconds * 1000:.1f} ms"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
 class _Progress:
-    """A plain-text progress bar on one line of stderr, redrawn at most ten times a second."""
+    """A plain-text progress bar on one line of stderr, redrawn at most ten
+    times a second: deals done of the total, the time taken and an estimate of
+    the time left."""
 
     def __init__(self, total: int, stream: TextIO | None, label: str) -> None:
         self.total, self.stream, self.label = total, stream, label
@@ -241,7 +259,12 @@ class _Progress:
         width = 30
         filled = width * self.done // max(1, self.total)
         bar = "#" * filled + "." * (width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total} {now - self.start:6.1f} s")
+        elapsed = now - self.start
+        left = ""
+        if not finished and self.done:
+            left = f", about {duration_words(elapsed * (self.total - self.done) / self.done)} left"
+        text = f"{self.label} [{bar}] {self.done}/{self.total}, {duration_words(elapsed)}{left}"
+        self.stream.write(f"\r{text:<78}")
         if finished:
             self.stream.write("\n")
         self.stream.flush()
@@ -415,14 +438,16 @@ def format_result(result: TournamentResult) -> str:
     )
     lines = [
         f"Duplicate tournament: {count} x {plural(result.rotations, 'rotation')}, "
-        f"{result.rules.players} players, seed {result.seed}, {result.seconds:.1f} s",
+        f"{result.rules.players} players, seed {result.seed}, {duration_words(result.seconds)}",
         "",
-        f"{'bot':<16}{'score/hand':>11}  {'95% CI':<17}{'exact':>7}{'median ms':>11}{'p95 ms':>9}",
+        f"{'bot':<16}{'score/hand':>11}  {'95% CI':<17}{'exact':>7}  {'median decision':>16}"
+        f"{'slowest 5%':>14}",
     ]
     for s in sorted(result.stats, key=lambda s: -s.mean if not math.isnan(s.mean) else math.inf):
         ci = f"[{s.ci_low:.2f}, {s.ci_high:.2f}]" if not math.isnan(s.ci_low) else "-"
         lines.append(
-            f"{s.name:<16}{s.mean:>11.2f}  {ci:<17}{s.exact_rate:>7.1%}{s.median_ms:>11.3f}{s.p95_ms:>9.3f}"
+            f"{s.name:<16}{s.mean:>11.2f}  {ci:<17}{s.exact_rate:>7.1%}  "
+            f"{duration_words(s.median_ms / 1000):>16}{duration_words(s.p95_ms / 1000):>14}"
         )
     if result.differences:
         lines += ["", "Paired differences in score per hand (95% CI; * excludes zero):"]
@@ -441,7 +466,7 @@ def require_matplotlib() -> Any:
         return importlib.import_module("matplotlib.pyplot")
     except ImportError:
         raise TournamentError(
-            "--plot needs matplotlib, which is not installed: pip install matplotlib"
+            "--plot needs matplotlib, which is not installed: python3 -m pip install -e '.[plot]'"
         ) from None
 
 
@@ -457,22 +482,24 @@ def plot_result(result: TournamentResult, path: str) -> None:
     means = [s.mean for s in result.stats]
     errors = [[s.mean - s.ci_low for s in result.stats], [s.ci_high - s.mean for s in result.stats]]
     bars.bar(names, means, yerr=errors, capsize=6, color="#4c72b0")
-    bars.set_ylabel("mean score per hand (95% CI)")
+    bars.set_xlabel("bot")
+    bars.set_ylabel("mean score per hand (bars: 95% confidence interval)")
     bars.set_title("mean score per hand")
     spread.boxplot(samples, showmeans=True)
     spread.set_xticks(range(1, m + 1), names)
-    spread.set_ylabel("score per hand, per deal")
-    spread.set_title("distribution over deals")
+    spread.set_xlabel("bot (box: middle half of the deals; line: median; triangle: mean)")
+    spread.set_ylabel("score per hand in one deal")
+    spread.set_title("how the score varies from deal to deal")
     for b, name in enumerate(names):
         total, curve = 0.0, []
         for x in samples[b]:
             total += x
             curve.append(total)
         race.plot(range(1, len(curve) + 1), curve, label=name)
-    race.set_xlabel("deal" if not result.matches else "match")
-    race.set_ylabel("cumulative score per hand")
-    race.set_title("cumulative score")
-    race.legend()
+    race.set_xlabel("deals played" if not result.matches else "matches played")
+    race.set_ylabel("total of the scores per hand so far")
+    race.set_title("how the lead built up")
+    race.legend(title="bot")
     unit = plural(result.deals, "match", "matches") if result.matches else plural(result.deals, "deal")
     fig.suptitle(f"{unit} played duplicate, {result.rules.players} players, seed {result.seed}")
     fig.tight_layout()

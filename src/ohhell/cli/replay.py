@@ -8,7 +8,19 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import GameState, HandResult, Record, RecordError, Scoring, load, settlement_net, sides, standings
+from .. import (
+    GameState,
+    HandResult,
+    Phase,
+    Record,
+    RecordError,
+    Scoring,
+    legal_actions,
+    load,
+    settlement_net,
+    sides,
+    standings,
+)
 from ..describe import plural
 from .common import command_parser, examples
 
@@ -89,15 +101,35 @@ def print_report(state: GameState, names: Sequence[str]) -> None:
         print("Teams: " + "; ".join(teams) + ".")
 
 
+def _waiting_words(state: GameState, names: Sequence[str]) -> str:
+    """What an unfinished match waits for, naming players as people do (seats from 1)."""
+    if state.phase is Phase.DRAW:
+        return "the draw for dealer to come"
+    if state.phase is Phase.DEAL:
+        return "the deal to come"
+    verb = {Phase.BID: "bid", Phase.TRUMP: "name trump", Phase.PLAY: "play"}[state.phase]
+    who = [s for s in range(state.players) if legal_actions(state, s)] or [state.to_act]
+    listed = [f"{_seat_name(names, s)} (seat {s + 1})" for s in who]
+    return f"{', '.join(listed)} to {verb}"
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         record: Record = load(args.file)
-        state = record.replay(complete=not args.partial)
+        state = record.replay()
     except OSError as err:
         print(f"ohhell replay: cannot read {args.file}: {err.strerror}", file=sys.stderr)
         return 2
     except RecordError as err:
         print(f"ohhell replay: {args.file}: {err}", file=sys.stderr)
+        return 1
+    if not state.is_over and not args.partial:
+        print(
+            f"ohhell replay: {args.file}: the record stops before the match is over, at hand "
+            f"{state.hand_number + 1} with {_waiting_words(state, record.seats)}. To see it as far as it "
+            f"goes: ohhell replay --partial {args.file}",
+            file=sys.stderr,
+        )
         return 1
     if args.json:
         print(json.dumps(report(state, record.seats), indent=2))

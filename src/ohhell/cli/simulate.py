@@ -9,8 +9,20 @@ from pathlib import Path
 from typing import Any
 
 from .. import RulesError
+from ..bots.tournament import duration_words
 from ..describe import plural
 from .common import add_rule_options, command_parser, examples, rules_from_args
+
+
+def wins_words(wins: float) -> str:
+    """Wins as people write them: ``2``, and ``2.5`` where a shared first place gave a part.
+
+    >>> wins_words(2.0), wins_words(2.5), wins_words(1 / 3)
+    ('2', '2.5', '0.33')
+    """
+    if wins == int(wins):
+        return str(int(wins))
+    return f"{wins:.2f}".rstrip("0")
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -28,14 +40,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 0
     print(
         f"{plural(summary.games, 'match', 'matches')}, {plural(summary.hands, 'hand')}, "
-        f"{plural(summary.tricks, 'trick')}, {plural(summary.actions, 'action')} in {elapsed:.2f} s"
+        f"{plural(summary.tricks, 'trick')}, {plural(summary.actions, 'action')} in {duration_words(elapsed)}"
     )
     if summary.extra_hands:
         print(plural(summary.extra_hands, "tie-break hand"))
     # Seats counted from 1, as everywhere a person reads them.
     print(f"{'seat':>4}  {'mean score':>10}  {'exact bids':>10}  {'wins':>6}")
     for s, (mean, rate) in enumerate(zip(summary.mean_scores(), summary.exact_rates(), strict=True)):
-        print(f"{s + 1:>4}  {mean:>10.1f}  {rate:>10.1%}  {summary.wins[s]:>6.1f}")
+        print(f"{s + 1:>4}  {mean:>10.1f}  {rate:>10.1%}  {wins_words(summary.wins[s]):>6}")
     return 0
 
 

@@ -39,9 +39,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         ),
     )
     add_rule_options(parser)
-    parser.add_argument("--deals", type=int, default=100, help="deals (or matches with --matches) to play")
+    parser.add_argument(
+        "--deals", type=int, default=100, help="deals (or matches with --matches) to play (default 100)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="the seed of the deals (default 1)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (same result as 1)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="worker processes; any number gives the same result (default 1)"
+    )
     parser.add_argument("--matches", action="store_true", help="play whole matches instead of single hands")
     parser.add_argument(
         "--think", type=float, metavar="SECONDS", help="time per decision for search bots (expert: 1.0)"
@@ -52,7 +56,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="FILE.png",
         help="also save a chart there, in a folder that exists (needs matplotlib)",
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar and no notes on stderr")
     parser.set_defaults(func=cmd_tournament)
     return parser
 
@@ -68,8 +72,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             # end in an error about the chart's file.
             require_matplotlib()
             check_plot_path(args.plot)
+        bots = [b for b in args.bots.split(",") if b.strip()]
+        if not args.quiet and any(b.strip().lower() == "expert" for b in bots):
+            think = 1.0 if args.think is None else args.think
+            print(
+                f"The expert thinks about {think:g} s a decision (--think sets it); the time left is "
+                "estimated as the deals go.",
+                file=sys.stderr,
+            )
         result = run_tournament(
-            [b for b in args.bots.split(",") if b.strip()],
+            bots,
             rules,
             args.deals,
             args.seed,
