@@ -177,10 +177,12 @@ def test_bots_turns_have_no_clock_and_every_client_gets_the_clocks(tmp_path: Pat
                 assert state["clocks"] == [{"seat": 1, "ms": CLOCK * 1000}], player.seat
             first_bid(p1)
             for player in everyone:
-                # R-BID-CHANGE: the bot (seat 2) waits for seat 1, who may
-                # still change their bid: seat 1's clock runs, the bot has none.
+                # R-BID-CHANGE: the bot (seat 2) waits a short grace for seat 1,
+                # who may still change their bid; seat 1 owes no move, so no
+                # clock runs for it, and every page is told the grace.
                 state = player.state_where(lambda m: 2 in m["obs"]["actors"], "seat 2 to bid")
-                assert state["clocks"] == [{"seat": 1, "ms": CLOCK * 1000}], player.seat
+                assert state["clocks"] == [], player.seat
+                assert state["change_wait"] == {"seat": 1, "next": 2, "ms": 3000}, player.seat
             p1.keep()
             for player in everyone:
                 player.state_where(lambda m: bid_of(m, 2) is not None, "seat 2's bid")
@@ -233,11 +235,11 @@ def test_a_lone_player_with_bots_has_no_clock(tmp_path: Path) -> None:
             assert not server.public(made["table"])["seats"][made["seat"]]["away"]
 
 
-def test_a_kept_bid_when_the_changers_clock_runs_out(tmp_path: Path) -> None:
+def test_a_bid_stands_when_the_short_wait_for_a_change_ends(tmp_path: Path) -> None:
     # R-BID-CHANGE: the bot after a person who may still change their bid
-    # waits for them, but only for their clock; then the bid stands and the
-    # person is not covered (they made their decision).
-    with serve(tmp_path / "t.db") as server:
+    # waits for them only the short grace, with no button pressed; then the
+    # bid stands and the person is not covered (they made their decision).
+    with serve(tmp_path / "t.db", change_grace=3.0) as server:
         r = server.client.post(
             "/api/tables",
             json={
@@ -253,14 +255,29 @@ def test_a_kept_bid_when_the_changers_clock_runs_out(tmp_path: Path) -> None:
         with connect(server.client, table, made["token"]) as host, connect(server.client, table, other):
             after = first_bid(host)
             assert after["obs"]["can_change"] and bid_of(after, 1) is None
-            assert after["clocks"] == [{"seat": 0, "ms": CLOCK * 1000}]
-            server.advance(CLOCK)
-            state = host.state_where(lambda m: bid_of(m, 1) is not None, "the bot's bid after the clock")
-            assert not state["obs"]["can_change"]
+            assert after["clocks"] == []  # the changer owes no move: no clock runs down
+            assert after["change_wait"] == {"seat": 0, "next": 1, "ms": 3000}
+            server.advance(2.9)
+            host.ping()
+            assert host.state is not None and bid_of(host.state, 1) is None  # still within the grace
+            server.advance(0.1)
+            state = host.state_where(lambda m: bid_of(m, 1) is not None, "the bot's bid after the grace")
+            assert not state["obs"]["can_change"] and state["change_wait"] is None
+            assert state["clocks"] == [{"seat": 2, "ms": CLOCK * 1000}]  # the next person's turn
             assert not server.public(table)["seats"][0]["away"]
 
 
-# --- The host's "let a bot play" ---
+def test_a_person_bidding_next_is_not_held_up_and_the_changer_has_no_clock(tmp_path: Path) -> None:
+    # R-BID-CHANGE: a person after the changer bids when ready; nobody waits
+    # for the change, and only the person to bid is on the clock.
+    with serve(tmp_path / "t.db") as server:
+        table, host_token, other = people_and_a_bot(server.client)
+        with connect(server.client, table, host_token) as host, connect(server.client, table, other) as p1:
+            after = first_bid(host)
+            assert after["obs"]["can_change"] and after["change_wait"] is None
+            assert after["clocks"] == [{"seat": 1, "ms": CLOCK * 1000}]
+            assert server.automatic(table) is not None  # seat 1's clock is what the table waits on
+            p1.state_where(lambda m: 1 in m["obs"]["actors"], "seat 1 to bid")
 
 
 def test_the_host_hands_a_seat_to_a_bot_and_nobody_else_can(tmp_path: Path) -> None:
@@ -288,11 +305,12 @@ def test_the_host_hands_a_seat_to_a_bot_and_nobody_else_can(tmp_path: Path) -> N
             after = first_bid(host)
             assert after["clocks"] == [{"seat": 1, "ms": CLOCK * 1000}]  # theirs again, clock and all
             # Handed over again: the bot bids for seat 1 with no time passing,
-            # once the host keeps their bid (R-BID-CHANGE: a bot waits for a
-            # person who may still change theirs, on that person's clock).
+            # once the host keeps their bid (R-BID-CHANGE: a bot waits the
+            # short grace for a person who may still change theirs; the
+            # changer owes no move, so no clock runs for them).
             host.send({"type": "replace", "seat": 1})
             shown = host.until(lambda m: m["type"] == "table" and m["seats"][1]["away"], "seat 1 covered")
-            assert shown["clocks"] == [{"seat": 0, "ms": CLOCK * 1000}]
+            assert shown["clocks"] == []
             host.keep()
             state = p1.state_where(lambda m: bid_of(m, 1) is not None, "a bot bidding for seat 1")
             assert state["last"]["seat"] == 1

@@ -67,6 +67,14 @@ def add_parser(sub: Any) -> None:
         help="a person's time for each decision at new tables before a bot makes it for them; "
         "0 for none, at most 3600 (default 60; docs/web.md, The turn clock)",
     )
+    serve.add_argument(
+        "--bid-change-wait",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="where a bid may still be changed, how long a bot bidding next waits for the person "
+        "who bid (the page counts it down; 0: the bot bids at once; default 3)",
+    )
     limits = serve.add_argument_group("limits for a public server (docs/web.md, Limits)")
     limits.add_argument(
         "--create-limit",
@@ -166,6 +174,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "bot_delay",
         "think",
         "clock",
+        "bid_change_wait",
         "sockets_per_address",
         "spectators_per_table",
         "lobby_lifetime",
@@ -218,6 +227,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             bot_delay=args.bot_delay,
             think=args.think,
             clock=args.clock,
+            change_grace=min(args.bid_change_wait, 3600.0),
             limits=limits,
             think_workers=default_workers(),
         )

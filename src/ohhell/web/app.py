@@ -28,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import (
+    CHANGE_GRACE,
     MAX_PLAYERS,
     MIN_PLAYERS,
     PRESETS,
@@ -168,6 +169,7 @@ class Server:
         bot_delay: float,
         think: float,
         clock: float = DEFAULT_CLOCK,
+        change_grace: float = CHANGE_GRACE,
         limits: Limits = Limits(),
         now: Callable[[], float] = time.monotonic,
         think_workers: int = 0,
@@ -181,6 +183,7 @@ class Server:
         self.bot_delay = bot_delay
         self.think = think
         self.clock = check_clock(clock)
+        self.change_grace = change_grace
         self.quotas = Quotas(limits.create, limits.sheets, limits.connects, on_flood=_hold_off)
         self.sockets: Counter[str] = Counter()  # open WebSockets by client address
         self.store: Store | None = None
@@ -198,6 +201,7 @@ class Server:
             bot_delay=self.bot_delay,
             think=self.think,
             clock=self.clock,
+            change_grace=self.change_grace,
             now=self.now,
             thinkers=Thinkers(self.think_workers),
         )
@@ -655,13 +659,15 @@ def create_app(
     bot_delay: float = 0.6,
     think: float = 1.0,
     clock: float = DEFAULT_CLOCK,
+    change_grace: float = CHANGE_GRACE,
     rate: float | None = None,
     limits: Limits | None = None,
     now: Callable[[], float] = time.monotonic,
     think_workers: int = 0,
 ) -> Starlette:
     """The web application; ``store_url`` is an SQLAlchemy URL (SQLite by default).
-    ``clock`` is new tables' seconds per decision (0: none); ``limits`` what one
+    ``clock`` is new tables' seconds per decision (0: none); ``change_grace``
+    how long a bot bidding next waits for a person who may change their bid; ``limits`` what one
     client may do (``rate``, if given, replaces its messages a second); ``now``
     the time turn clocks run on (seconds, ``time.monotonic`` unless a test
     brings its own); ``think_workers`` the processes the expert thinks in
@@ -675,6 +681,7 @@ def create_app(
         bot_delay=bot_delay,
         think=think,
         clock=clock,
+        change_grace=change_grace,
         limits=limits,
         now=now,
         think_workers=think_workers,

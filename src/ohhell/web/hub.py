@@ -15,7 +15,7 @@ import secrets
 import time
 from collections.abc import Callable
 
-from .. import Rules
+from .. import CHANGE_GRACE, Rules
 from ..bots import opponent_levels
 from .lobby import Lobby
 from .store import SeatRow, Store
@@ -50,6 +50,7 @@ class Hub:
         bot_delay: float = 0.6,
         think: float = 1.0,
         clock: float = DEFAULT_CLOCK,
+        change_grace: float = CHANGE_GRACE,
         now: Callable[[], float] = time.monotonic,
         thinkers: Thinkers | None = None,
     ) -> None:
@@ -62,6 +63,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.think = think
         self.clock = check_clock(clock)  # the clock of new tables unless they choose
+        self.change_grace = change_grace  # seconds a bot bidding next waits for a bid change
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
         self.lobby = Lobby(store)  # the home page's list of open public tables

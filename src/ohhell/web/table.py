@@ -68,6 +68,7 @@ class Host(Protocol):
     away_after: float  # seconds a person may be gone before a bot plays for them
     bot_delay: float  # seconds before a bot's move, so people can follow
     think: float  # the expert's seconds per decision
+    change_grace: float  # seconds a bot bidding next waits for a person's bid change
     thinkers: Thinkers  # where searching bots think
 
     def now(self) -> float: ...
@@ -152,7 +153,9 @@ class LiveTable:
         # restart every seat's turn starts again at the stored version (an
         # action chosen before it is stale) and every clock in full
         # (docs/web.md, "The turn clock").
-        self.match = Match(state, seeded_chance(f"ohhell-serve:{self.seed}"), clock=hub.now)
+        self.match = Match(
+            state, seeded_chance(f"ohhell-serve:{self.seed}"), clock=hub.now, change_grace=hub.change_grace
+        )
         if self.state.phase is Phase.OVER and self.status != "over":
             # The server stopped between storing the last action and the status.
             self.status = "over"
@@ -199,10 +202,8 @@ class LiveTable:
             return None
         if sum(1 for other in self.seats if other.kind == HUMAN) < 2:
             return None  # alone with bots: nobody waits, so no clock hurries the player
-        if not self.match.legal(seat):
-            return None
-        if seat not in self.match.to_ask() and seat != self._changer_holding_up():
-            return None
+        if seat not in self.match.to_ask() or not self.match.legal(seat):
+            return None  # a bid that may still be changed is a right, not a move owed: no clock
         return self.match.turn_started[seat] + self.clock
 
     def _bot_chooses(self, seat: int, now: float | None = None) -> bool:
@@ -212,11 +213,12 @@ class LiveTable:
 
     def _changer_holding_up(self, now: float | None = None) -> int | None:
         """R-BID-CHANGE: the person who may still change their bid, when
-        only bots are left to ask: they wait for that person (on the clock).
-        A person asked next needs no waiting for: their own action, or their
-        clock, ends the changer's chance."""
-        change = self.state.change_seat
-        if change is None or not self.can_change(change):
+        only bots are left to ask: they wait for that person, for the
+        referee's short grace (``Match.change_holds``) and no longer, so the
+        game never waits on an optional button. A person asked next needs no
+        waiting for: their own bid ends the changer's chance."""
+        change = self.match.change_holds()
+        if change is None:
             return None
         if self.seats[change].kind != HUMAN or self.is_away(self.seats[change], now):
             return None
@@ -299,8 +301,20 @@ class LiveTable:
             "obs": observation_json(obs, names, can_change=self.can_change(seat)),
             "last": last,
             "clocks": self.clocks(),
+            "change_wait": self.change_wait(),
         }
         return dumps(message)
+
+    def change_wait(self) -> Json | None:
+        """R-BID-CHANGE: while a bot bidding next waits for a person who may
+        change their bid, who waits for whom and for how many milliseconds
+        more, so every page counts it down ("Bruno bids in 3 s")."""
+        changer = self._changer_holding_up()
+        left = self.match.change_left()
+        to_ask = self.match.to_ask()
+        if changer is None or left is None or not to_ask:
+            return None
+        return {"seat": changer, "next": to_ask[0], "ms": round(left * 1000)}
 
     def seen_last(self, viewer: int | None) -> Json | None:
         """The last action as ``viewer`` may see it (docs/web.md): the
@@ -584,7 +598,6 @@ class LiveTable:
         or None when the table waits for a person. A seat waiting for its
         player to come back gives the delay until it counts as away."""
         st = self.state
-        waits: list[float]
         if self.status != "playing" or st.phase is Phase.OVER:
             return None
         if st.is_chance:
@@ -593,22 +606,12 @@ class LiveTable:
             # Nobody has ever opened this table's page: its bots wait, so
             # tables made and forgotten (or made by a flood) cost no work.
             return None
-        change = self._changer_holding_up(now)
-        if change is not None:
+        if self._changer_holding_up(now) is not None:
             # R-BID-CHANGE: the person may still change the bid: the bots
-            # wait for them, until their clock runs out (then the bid
-            # stands), or, if they are gone, until they count as away.
-            changer = self.seats[change]
-            end = self.deadline(change)
-            if end is not None and now >= end:
-                self.match.keep_bid(change)
-                self.broadcast_state()
-                return (-1, 0.0)
-            waits = [] if end is None else [end - now]
-            if changer.connections == 0:
-                waits.append(changer.gone_since + self.hub.away_after - now)
-            return (-1, max(0.0, min(waits))) if waits else None
-        waits = []
+            # wait the short grace the page counts down, then bid.
+            left = self.match.change_left() or 0.0
+            return (-1, left)
+        waits: list[float] = []
         for seat in self.match.to_ask():
             s = self.seats[seat]
             if self._bot_chooses(seat, now):

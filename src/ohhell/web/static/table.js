@@ -85,6 +85,8 @@ const S = {
   digitTimer: null,
   clocks: [], // [{seat, ms}]: the running turn clocks, as the last state gave them
   clocksAt: 0, // when that state arrived (ms)
+  changeWait: null, // {seat, next, ms}: a bot bidding next waits this long for a bid change
+  changeWaitAt: 0, // when that state arrived (ms)
 };
 
 // ------------------------------------------------------------------ start
@@ -257,6 +259,8 @@ function onState(message) {
   // The server's clocks, counted down here from when they arrived: the
   // server decides when time is up, the page only shows it.
   setClocks(message.clocks || []);
+  S.changeWait = message.change_wait || null;
+  S.changeWaitAt = Date.now();
   noteCover(message.last);
   trackTricks(prev, obs, message.last);
   trackResults(prev, obs);
@@ -761,7 +765,12 @@ function statusLine() {
   }
   if (m === "change") {
     const next = o.change_until === null || o.change_until === undefined ? "the next player" : o.names[o.change_until];
-    return el("strong", {}, `You may change your bid of ${o.bids[S.seat]} until ${next} bids, or keep it.`);
+    // R-BID-CHANGE: the bid stands by itself; changing it is the option.
+    if (S.changeWait) {
+      return el("strong", {}, `You bid ${o.bids[S.seat]}. `, changeCountdown(),
+        ". To change your bid, pick another number.");
+    }
+    return el("strong", {}, `You bid ${o.bids[S.seat]}. You may change it until ${next} bids.`);
   }
   if (m === "trump") return el("strong", {}, "You bid highest: name trump, or no trump.");
   if (S.keptAt === S.version && o.can_change) return `You keep your bid of ${o.bids[S.seat]}.`;
@@ -773,6 +782,9 @@ function statusLine() {
   if (o.phase === "deal") return `${watching}Dealing…`;
   const waiting = o.actors.filter((s) => s !== S.seat && isTurn(o, s)).map((s) => o.names[s]);
   if (!waiting.length) return watching || "…";
+  if (S.changeWait && S.changeWait.seat !== S.seat) {
+    return el("span", {}, watching, changeCountdown(), ` (${o.names[S.changeWait.seat]} may still change their bid)…`);
+  }
   if (o.phase === "bid" && waiting.length > 1) return `${watching}Waiting for bids from ${waiting.join(", ")}…`;
   return `${watching}${waiting.join(", ")} to ${o.phase === "bid" ? "bid" : o.phase === "trump" ? "name trump" : "play"}…`;
 }
@@ -894,8 +906,32 @@ function clockFor(s) {
   }, `⏱ ${left} s`);
 }
 
+/** Seconds before the bot bidding next stops waiting for a bid change, or null. */
+function changeSecondsLeft() {
+  if (!S.changeWait) return null;
+  return Math.max(0, Math.ceil((S.changeWait.ms - (Date.now() - S.changeWaitAt)) / 1000));
+}
+
+/** "Bruno bids in 3 s", counted down by tickClocks. */
+function changeCountdown() {
+  return el("span", { id: "change-countdown" }, changeWords());
+}
+
+function changeWords() {
+  const w = S.changeWait;
+  if (!w || !S.obs) return "";
+  const left = changeSecondsLeft();
+  const next = S.obs.names[w.next];
+  return left > 0 ? `${next} bids in ${left} s` : `${next} is bidding`;
+}
+
 /** Count the clocks down between the server's messages. */
 function tickClocks() {
+  const countdown = document.getElementById("change-countdown");
+  if (countdown) {
+    const words = changeWords();
+    if (countdown.textContent !== words) countdown.textContent = words;
+  }
   for (const box of document.querySelectorAll("#players .clock")) {
     const left = secondsLeft(Number(box.dataset.seat));
     if (left === null) continue;
@@ -1066,9 +1102,11 @@ function renderChoices() {
     const buttons = [];
     for (let b = 0; b <= o.hand_size; b++) buttons.push(bidButton(b, m, hinted));
     const label = m === "bid" ? "Your bid:" : "Change your bid:"; // the current one says "now"
+    // "Keep my bid" only hurries a waiting bot: the bid stands without it.
     fill(box, el("span", { class: "label" }, label), el("div", { class: "bid-row" }, buttons),
-      m === "change" ? el("button", { type: "button", id: "keep-button", class: "primary keep-button", onclick: keepBid,
-        disabled: S.pending, "aria-keyshortcuts": "k" }, "Keep my bid") : null);
+      m === "change" && S.changeWait ? el("button", { type: "button", id: "keep-button", class: "primary keep-button", onclick: keepBid,
+        disabled: S.pending, "aria-keyshortcuts": "k",
+        title: "Let the next player bid now" }, "Keep my bid") : null);
   } else if (m === "trump") {
     const buttons = TRUMP_CHOICES.map((suit, i) => {
       const ok = Boolean(findLegal("trump", (a) => (a.suit || "NT") === suit));
