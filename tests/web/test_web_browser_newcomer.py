@@ -116,7 +116,8 @@ ASKED = """() => {
       .map((b) => b.dataset.bid),
     suits: [...document.querySelectorAll('#bids[data-mode="trump"] button[data-suit]:not(:disabled)')]
       .map((b) => b.dataset.suit),
-    cards: [...document.querySelectorAll("#hand button.card.legal:not(:disabled)")].map((b) => b.dataset.card),
+    cards: [...document.querySelectorAll("#hand button.card.legal:not(:disabled)")]
+      .map((b) => b.dataset.card),
     status: (document.querySelector("#status") || {}).textContent || "",
     info: (document.querySelector("#info") || {}).textContent || "",
   };
