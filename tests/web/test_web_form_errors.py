@@ -75,6 +75,7 @@ def _played(rules: Any) -> list[tuple[Any, ...]]:
         ({"hand-sizes": "3,1,2"}, "sequence", "up"),  # a list of sizes replaces the run
         ({"hand-sizes": "3,1,2"}, "start-cards", "5"),
         ({"sequence": "down-up"}, "fixed-hands", "3"),  # only a fixed sequence counts its hands
+        ({"trump": "fixed"}, "no-trump-doubles", "yes"),  # a fixed trump: no hand is without one
     ],
 )
 def test_an_option_the_form_hides_changes_nothing(base: dict[str, str], option: str, other: str) -> None:

@@ -104,6 +104,8 @@ SHOWN_WHEN: Final[dict[str, dict[str, list[str]]]] = {
     "fixed_hands": {"sequence": ["fixed"], "hand-sizes": _UNSET},
     "trump_rotation": {"trump": ["rotate"]},  # R-TRUMP-ROTATE
     "trump_suit": {"trump": ["fixed"]},  # R-TRUMP-FIXED
+    # R-SC-OKENUFF: only a hand without trump doubles, and a fixed trump is never none.
+    "no_trump_doubles": {"trump": ["turn", "rotate", "bidder", "none"]},
 }
 """The options that matter only under some values of others: shown while
 every named option has one of its listed values (a test plays the rules
