@@ -2,8 +2,8 @@
 
 ``model`` holds the sheet (``ScoreGame``: the entries are the truth, the rest is
 recomputed with the core's plan of a hand and its scoring), ``text`` the
-line-by-line keeper of ``ohhell score`` and ``pdf`` the printable sheet of
-``ohhell scoresheet``.
+line-by-line keeper of ``ohhell score``, ``pdf`` the printable sheet of
+``ohhell scoresheet`` and ``words`` a sheet's title in plain words.
 """
 
 from .hands import HandEntry, HandView, ScoreError, parse_trump
