@@ -21,12 +21,16 @@ from .cards import Card, CardError, Suit, australian_deck, standard_deck
 class RulesError(ValueError):
     """A rule set that cannot be played, or an option that cannot be read.
 
-    ``str(err)`` is plain words; ``rule`` is the rule point's id (RULES.md)
-    the refusal rests on, for docs and tests, or None."""
+    ``str(err)`` is plain words (an option named as people read it, "Hand
+    sizes", seats counted from 1); ``rule`` is the rule point's id (RULES.md)
+    the refusal rests on, for docs and tests, or None; ``option`` the option
+    at fault as the command line and records spell it ("hand-sizes"), or
+    None, for a client to point at its own field or flag."""
 
-    def __init__(self, message: str, *, rule: str | None = None) -> None:
+    def __init__(self, message: str, *, rule: str | None = None, option: str | None = None) -> None:
         super().__init__(message)
         self.rule = rule
+        self.option = option
 
 
 class Sequence(StrEnum):
@@ -193,18 +197,20 @@ def _coerce(rules: Rules) -> None:
             try:
                 object.__setattr__(rules, name, _enum_parser(kind)(str(value)))
             except RulesError as err:
-                raise RulesError(f"{OPTION_WORDS[name]}: {err}") from None
+                raise RulesError(f"{OPTION_WORDS[name]}: {err}", option=_spelled(name)) from None
     for name in ("hook", "bid_changes", "devils_bridge", "no_trump_doubles"):
         value = getattr(rules, name)
         if isinstance(value, str):
             object.__setattr__(rules, name, _parse_bool(value))
         elif type(value) is not bool:
-            raise RulesError(f"{OPTION_WORDS[name]}: answer yes or no, not {value!r}")
+            raise RulesError(f"{OPTION_WORDS[name]}: answer yes or no, not {value!r}", option=_spelled(name))
     for name in ("players", "fixed_hands", "start_cards", "first_dealer"):
         if type(getattr(rules, name)) is bool:
-            raise RulesError(f"{OPTION_WORDS[name]}: write a whole number, not a yes or no")
+            raise RulesError(
+                f"{OPTION_WORDS[name]}: write a whole number, not a yes or no", option=_spelled(name)
+            )
     if rules.hand_sizes is not None and any(type(x) is bool for x in rules.hand_sizes):
-        raise RulesError(f"{OPTION_WORDS['hand_sizes']}: {_SIZES_HOW}")
+        raise RulesError(f"{OPTION_WORDS['hand_sizes']}: {_SIZES_HOW}", option="hand-sizes")
     object.__setattr__(
         rules,
         "trump_rotation",
@@ -264,7 +270,8 @@ def _validate(rules: Rules) -> tuple[int, ...]:
     if rules.first_dealer is not None and not 0 <= rules.first_dealer < n:
         # Seats are counted from 1 in every message a person reads.
         raise RulesError(
-            f"First dealer: choose one of the seats 1 to {n}; seat {rules.first_dealer + 1} does not exist"
+            f"First dealer: choose one of the seats 1 to {n}; seat {rules.first_dealer + 1} does not exist",
+            option="first-dealer",
         )
     if rules.bidding is Bidding.SIMULTANEOUS:
         if rules.hook:
@@ -298,11 +305,13 @@ def _validate_teams(teams: tuple[tuple[int, ...], ...], n: int) -> None:
             fault = f"seat {twice + 1} is in more than one team"
         else:
             fault = f"seat {min(set(range(n)) - set(seats)) + 1} is in no team"
-        raise RulesError(f"Teams must put each of the seats 1 to {n} in exactly one team; {fault}")
+        raise RulesError(
+            f"Teams must put each of the seats 1 to {n} in exactly one team; {fault}", option="teams"
+        )
     if len(teams) < 2:
-        raise RulesError("Teams: there must be at least two teams")
+        raise RulesError("Teams: there must be at least two teams", option="teams")
     if any(not team for team in teams):
-        raise RulesError("Teams: a team cannot be empty")
+        raise RulesError("Teams: a team cannot be empty", option="teams")
 
 
 # --- Options as text: the command line and the record share these. ---
@@ -424,6 +433,12 @@ _PARSERS: Final[dict[str, Callable[[str], Any]]] = {
 OPTION_NAMES: Final[tuple[str, ...]] = tuple(_PARSERS)
 """Field names that are options, in the order records write them."""
 
+
+def _spelled(name: str) -> str:
+    """A field's name as options are spelled: ``hand-sizes``."""
+    return name.replace("_", "-")
+
+
 OPTION_WORDS: Final[dict[str, str]] = {
     "players": "Players",
     "deck": "Pack of cards",
@@ -478,7 +493,7 @@ def parse_option(name: str, text: str) -> tuple[str, Any]:
     try:
         return key, _PARSERS[key](text)
     except RulesError as err:
-        raise RulesError(f"{OPTION_WORDS[key]}: {err}") from None
+        raise RulesError(f"{OPTION_WORDS[key]}: {err}", option=_spelled(key)) from None
 
 
 def make_rules(preset: str | Rules = "pagat", options: Mapping[str, str] | None = None) -> Rules:

@@ -303,7 +303,7 @@ class Server:
         seat = int_field(data, "seat", 0)
         if isinstance(data.get("name"), str) and not data["name"].strip():
             # Typed but blank: asked for again, never quietly replaced by "Host".
-            raise TableError("Write your name: the players see it at the table", field="name")
+            raise TableError("the name is empty: write the name the others will see", field="name")
         try:
             name = _name(data, "Host")
         except TableError as err:
