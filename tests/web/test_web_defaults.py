@@ -46,8 +46,9 @@ def test_play_now_and_keep_score_share_one_default(client: TestClient) -> None:
     sheet_rules = client.get(f"/api/scores/{sheet['id']}").json()["rules"]
     expected = PRESETS[DEFAULT_PRESET].options()
     assert table_rules == new_rules == expected
-    # The sheet has the same rules; drawing for the dealer stays "draw" beside the seat drawn.
-    assert sheet_rules == expected
+    # The sheet has the same rules, with the dealer picked named (the rule
+    # option as the core reads it: seat 1 is Bob; the export counts from 1).
+    assert sheet_rules == expected | {"first-dealer": "1"}
 
 
 @pytest.mark.parametrize(("preset", "dealer"), [("common", 2), ("common", 0), ("pagat", 1)])
@@ -56,9 +57,8 @@ def test_the_json_export_agrees_with_itself(client: TestClient, preset: str, dea
     sheet = client.post("/api/scores", json=body).json()
     text = client.get(f"/api/scores/{sheet['id']}/export.json").text
     data = json.loads(text)
-    assert data["first_dealer"] == dealer
-    # Rules that name a first dealer name the one chosen; rules that draw say so.
-    said = data["rules"]["first-dealer"]
-    assert said == ("draw" if PRESETS[preset].first_dealer is None else str(dealer))
+    assert data["first_dealer"] == dealer + 1  # the export counts seats from 1, as people do
+    # The rules name the first dealer chosen, also where the preset draws for one.
+    assert data["rules"]["first-dealer"] == str(dealer + 1)
     game = ScoreGame.from_json(text)
     assert game.current is not None and game.current.dealer == dealer
