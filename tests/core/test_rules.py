@@ -629,3 +629,19 @@ def test_a_match_has_a_bounded_number_of_hands() -> None:
         make_rules("pagat", {"sequence": "fixed", "fixed-hands": "1000000000"})
     with pytest.raises(RulesError, match="at most 200 hands"):
         make_rules("pagat", {"hand-sizes": ",".join(["1"] * (MAX_HANDS + 1))})
+
+
+@pytest.mark.parametrize(
+    ("options", "option"),
+    [
+        ({"hand-sizes": "2,x"}, "hand-sizes"),
+        ({"tie-break": "coin"}, "tie-break"),
+        ({"teams": "0+1+2+3+4"}, "teams"),
+        ({"first-dealer": "9"}, "first-dealer"),
+    ],
+)
+def test_a_refusal_carries_the_option_as_spelled(options: dict[str, str], option: str) -> None:
+    # The words name the field for people; the command line names its flag from .option.
+    with pytest.raises(RulesError) as info:
+        make_rules("pagat", options)
+    assert info.value.option == option and option not in str(info.value)
