@@ -529,8 +529,9 @@ def test_ctrl_c_saves_every_action(tmp_path: Path) -> None:
 def test_command_line_errors_say_why(tmp_path: Path) -> None:
     save = str(tmp_path / "m.ohr")
     cases = [
-        (["--seat", "7"], "your seat must be from 1 to 4"),
-        (["--seat", "0"], "your seat must be from 1 to 4 (seats are counted clockwise from 1)"),
+        (["--seat", "7"], "ohhell play: --seat takes a number from 1 to 4, not '7'"),
+        (["--seat", "0"], "--seat takes a number from 1 to 4, not '0' (seats are counted clockwise from 1)"),
+        (["--seat", "Ada", "--players", "5"], "ohhell play: --seat takes a number from 1 to 5, not 'Ada'"),
         (["--first-dealer", "0"], "a seat number from 1 to 4"),
         (["--trick-pause", "-1"], "cannot be negative"),
         (["--bots", "random,random"], "one bot level, or one for each of the 3 opponents"),

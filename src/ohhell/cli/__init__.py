@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 from .. import RulesError, __version__
 from . import play, replay, score, scoresheet, serve, simulate, tournament
-from .common import HelpFormatter, examples
+from .common import CommandParser, HelpFormatter, examples
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="ohhell",
         description="Oh Hell: the card game, its rules engine and its tools.",
         formatter_class=HelpFormatter,
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"ohhell {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     # One module per command, each adding its own parser; a command's
     # libraries (the web server, the PDF writer) load only when it runs.
     for command in (play, serve, score, scoresheet, simulate, replay, tournament):
@@ -40,10 +40,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
     if args.command is None:
+        if unknown:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
         parser.print_help()
         return 0
+    if unknown:  # said by the command's own parser, with its own usage
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.func(args))
     except RulesError as err:

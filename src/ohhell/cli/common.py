@@ -12,8 +12,10 @@ conversion happens here, once.
 from __future__ import annotations
 
 import argparse
+import re
 import textwrap
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .. import OPTION_NAMES, PRESETS, Rules, RulesError, make_rules
 from ..describe import option_choices, option_help, preset_line
@@ -59,6 +61,50 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """A parser whose errors are one clear line and the command's own one-line
+    usage, not argparse's raw message after a usage of twenty lines."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {plain_error(message, self.prog)}\n{short_usage(self)}\n")
+
+
+_INVALID = re.compile(r"argument (\S+?)(?:/\S+)?: invalid (int|float) value: (.*)")
+_CHOICE = re.compile(r"argument (\S+?)(?:/\S+)?: invalid choice: (.*?) \(choose from (.*)\)")
+
+
+def plain_error(message: str, prog: str = "ohhell") -> str:
+    """argparse's message in plain words: ``--games takes a whole number, not 'ten'``."""
+    found = _INVALID.fullmatch(message)
+    if found:
+        option, kind, value = found.groups()
+        number = "a whole number" if kind == "int" else "a number"
+        return f"{option} takes {number}, not {value}"
+    found = _CHOICE.fullmatch(message)
+    if found:
+        option, value, choices = found.groups()
+        return f"{option}: {value} is not one of {choices.replace(chr(39), '')}"
+    if message.startswith("unrecognized arguments: "):
+        words = message.removeprefix("unrecognized arguments: ")
+        first = next((w for w in words.split() if w.startswith("-")), None)
+        if first is None:
+            return f"{prog} does not take {words!r}"
+        return f"{first.split('=')[0]} is not an option of {prog}"
+    return re.sub(r"^argument (\S+?)(?:/\S+)?: ", r"\1: ", message)
+
+
+def short_usage(parser: argparse.ArgumentParser) -> str:
+    """One line: how the command is called and where its options are listed."""
+    subcommand = any(isinstance(a, argparse._SubParsersAction) for a in parser._actions)
+    positionals = [
+        (a.metavar if isinstance(a.metavar, str) else a.dest).upper()
+        for a in parser._actions
+        if not a.option_strings and not isinstance(a, argparse._SubParsersAction)
+    ]
+    call = " ".join([parser.prog, *(["COMMAND"] if subcommand else []), "[options]", *positionals])
+    return f"usage: {call} ({parser.prog} --help lists every option)"
 
 
 def command_parser(

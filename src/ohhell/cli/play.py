@@ -63,8 +63,7 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--name", default="You", help="your name (default You)")
     play.add_argument(
         "--seat",
-        type=int,
-        default=1,
+        default="1",
         metavar="N",
         help="your seat, counted clockwise from 1 (1 to the number of players; default 1)",
     )
@@ -197,9 +196,10 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
     if args.bots and args.level:
         raise SessionError("give --bots or --level, not both")
     levels = (args.bots or args.level or DEFAULT_LEVEL).split(",")
-    if not 1 <= args.seat <= rules.players:
+    seat = int(args.seat) if args.seat.strip().isdigit() else 0
+    if not 1 <= seat <= rules.players:
         raise SessionError(
-            f"--seat {args.seat}: your seat must be from 1 to {rules.players} "
+            f"--seat takes a number from 1 to {rules.players}, not {args.seat!r} "
             "(seats are counted clockwise from 1)"
         )
     path = Path(args.save) if args.save else default_save_path()
@@ -213,7 +213,7 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
                     args.level,
                     args.seed is not None,
                     args.name != "You",
-                    args.seat != 1,
+                    args.seat.strip() != "1",
                 )
             )
             answer = _ask_resume(saved, sys.stdin, sys.stdout, options_given=given)
@@ -226,7 +226,7 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
     note = f"The previous match at {path} is kept as {kept}." if kept is not None else None
     session = Session.new(
         rules,
-        seat=args.seat - 1,
+        seat=seat - 1,
         name=args.name,
         levels=levels,
         seed=args.seed,
