@@ -18,7 +18,14 @@ from typing import Any, TextIO
 from .. import CHANGE_GRACE, OPTION_NAMES
 from ..bots import opponent_levels
 from ..describe import rules_title, standings_lines
-from ..terminal.session import DEFAULT_LEVEL, Session, SessionError, default_save_path, keep_previous
+from ..terminal.session import (
+    DEFAULT_LEVEL,
+    KEEP_PREVIOUS,
+    Session,
+    SessionError,
+    default_save_path,
+    keep_previous,
+)
 
 DEFAULT_TRICK_PAUSE = 3.0
 """Seconds a finished trick stays on the full screen unless a key is pressed."""
@@ -223,7 +230,12 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
                 print("No answer: a new match starts.", file=sys.stdout)
     path.parent.mkdir(parents=True, exist_ok=True)
     kept = keep_previous(path)
-    note = f"The previous match at {path} is kept as {kept}." if kept is not None else None
+    note = None
+    if kept is not None:
+        note = (
+            f"The previous match at {path} is kept as {kept} "
+            f"(the {KEEP_PREVIOUS} newest matches set aside are kept; older ones are deleted)."
+        )
     session = Session.new(
         rules,
         seat=seat - 1,

@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
 import secrets
 import signal
 import threading
@@ -91,9 +92,14 @@ def default_save_path() -> Path:
     return folder / "current.ohr"
 
 
-def keep_previous(path: Path) -> Path | None:
-    """Move an existing record at ``path`` aside (``current-2024...-1.ohr``) so a
-    new match never overwrites an old one; return where it went, if anywhere."""
+KEEP_PREVIOUS: Final = 5
+"""How many matches moved aside by ``keep_previous`` are kept (the newest)."""
+
+
+def keep_previous(path: Path, keep: int = KEEP_PREVIOUS) -> Path | None:
+    """Move an existing record at ``path`` aside (``current-20240101-120000.ohr``)
+    so a new match never overwrites an old one, and delete the older ones moved
+    aside before, beyond the ``keep`` newest; return where it went, if anywhere."""
     if not path.exists():
         return None
     stamp = _timestamp()
@@ -101,8 +107,22 @@ def keep_previous(path: Path) -> Path | None:
         target = path.with_name(f"{path.stem}-{stamp}{'' if k == 1 else f'-{k}'}{path.suffix}")
         if not target.exists():
             path.replace(target)
-            return target
-    raise SessionError(f"cannot find a free name to keep {path}")  # pragma: no cover
+            break
+    else:  # pragma: no cover
+        raise SessionError(f"cannot find a free name to keep {path}")
+    pattern = re.compile(re.escape(path.stem) + r"-\d{8}-\d{6}(?:-\d+)?" + re.escape(path.suffix))
+    kept = [p for p in path.parent.iterdir() if pattern.fullmatch(p.name)]
+
+    def age(kept_path: Path) -> tuple[str, int]:  # the stamp, then the -k suffix of the same second
+        date, clock, *k = kept_path.stem[len(path.stem) + 1 :].split("-")
+        return date + clock, int(k[0]) if k else 1
+
+    kept.sort(key=age, reverse=True)
+    for old in kept[max(keep, 1) :]:
+        if old != target:
+            with contextlib.suppress(OSError):
+                old.unlink()
+    return target
 
 
 def _timestamp() -> str:
