@@ -98,6 +98,39 @@ def test_a_whole_hand_by_keyboard_with_announcements(base: str, context: Browser
     assert "Hand 1 over." in text, text
     # The others' turns are told too ("Ada to play.").
     assert any(re.search(r"(^|\. )(?!Your turn)[A-Z][a-z]+ to (bid|play)\.", h) for h in heard), heard
+    # Every bid and every card of the hand is read out, with who made it:
+    # "Bruno bids 2.", "You bid 1.", "Chloe plays the queen of hearts."
+    bid_words = [m.group(1) for h in heard for m in re.finditer(r"(\w+) bids? \d+\.", h)]
+    assert sorted(bid_words) == sorted(["You", *tb_names(page)]), heard
+    played = [m.group(0) for h in heard for m in re.finditer(r"\w+ plays? the [\w ]+ of \w+\.", h)]
+    assert len(played) == 4 * 4, heard  # 4 tricks of 4 cards
+
+
+def tb_names(page: Page) -> list[str]:
+    """The other players' names, as the seat regions give them."""
+    labels = page.locator("#players .seat[role=region]").evaluate_all(
+        "(seats) => seats.map((s) => s.getAttribute('aria-label'))"
+    )
+    return [label.split(":")[0].removesuffix(", bot") for label in labels if "(you)" not in label]
+
+
+def test_each_seat_is_a_labelled_region(base: str, context: BrowserContext) -> None:
+    page = context.new_page()
+    tb.create_table(page, base, "Lee", ["random", "random", "random"], hand_sizes="4")
+    tb.start(page)
+    page.locator("#hand button.card").first.wait_for()
+    labels = page.locator("#players .seat").evaluate_all(
+        "(seats) => seats.map((s) => [s.getAttribute('role'), s.getAttribute('aria-label')])"
+    )
+    assert len(labels) == 4 and all(role == "region" for role, _ in labels), labels
+    mine = [label for _, label in labels if label.startswith("Lee (you):")]
+    assert len(mine) == 1, labels
+    for _, label in labels:
+        # name, then what the panel shows: bid, tricks taken, points, and the dealer
+        assert re.search(r": (bid \d+|no bid yet|bid placed, sealed), took \d+, -?\d+ points?", label), label
+    assert sum("deals" in label for _, label in labels) == 1, labels
+    assert sum(", bot:" in label for _, label in labels) == 3, labels
+    assert page.locator("#players .dealer-chip").inner_text() == "dealer"  # a word, not a bare letter
 
 
 def test_the_hand_is_browsable_with_tab_when_it_is_not_your_turn(base: str, context: BrowserContext) -> None:

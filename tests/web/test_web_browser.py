@@ -273,6 +273,15 @@ def no_horizontal_scroll(page: Page) -> None:
     assert sizes[0] <= sizes[1], f"{page.url} scrolls sideways: scrollWidth {sizes[0]} > {sizes[1]}"
 
 
+def seconds_left(text: str) -> int:
+    """A clock's words ("45 s left", "1:58 left, then ...") in seconds."""
+    found = re.match(r"(?:(\d+):(\d\d)|(\d+) s) left", text)
+    assert found, text
+    if found.group(3):
+        return int(found.group(3))
+    return int(found.group(1)) * 60 + int(found.group(2))
+
+
 def standings_shown(page: Page) -> dict[str, int]:
     """Player name -> points, as the final standings table shows them."""
     rows = page.locator("#standings-table tbody tr").evaluate_all(
@@ -426,14 +435,21 @@ def test_the_turn_clock_counts_down_and_the_host_can_let_a_bot_play(base: str, b
         a.reload()
         a.locator("#start-button").wait_for()
         start(a)
-        # Seat 1 (Bob, left of the dealer) bids first: both pages show his clock.
-        for page in (a, b):
-            clock = page.locator("#players .seat[data-seat='1'] .clock")
+        # Seat 1 (Bob, left of the dealer) bids first: the host's page shows his
+        # clock on his seat, his own page as a bar under the prompt.
+        for clock in (a.locator("#players .seat[data-seat='1'] .clock"), b.locator("#my-clock .words")):
             clock.wait_for()
-            first = int(clock.inner_text().split()[1])
+            first = seconds_left(clock.inner_text())
             assert 100 < first <= 120
-        b.locator("#players .seat[data-seat='1'] .clock").filter(has_text=str(first - 2)).wait_for()
-        assert b.locator("#players .seat[data-seat='0'] .clock").count() == 0
+        b.wait_for_function(
+            "(s) => /^\\d+:\\d\\d left/.test(document.querySelector('#my-clock .words').textContent)"
+            " && document.querySelector('#my-clock .words').textContent.startsWith(s)",
+            arg=f"{(first - 2) // 60}:{(first - 2) % 60:02d}",
+        )
+        assert b.locator("#players .seat .clock").count() == 0  # no clock on his seat, none on the host's
+        assert "then a bot chooses" in b.locator("#my-clock").inner_text()
+        # The host's "Let a bot play" comes a few seconds into Bob's turn, not at once.
+        a.locator("#players .seat[data-seat='1'] .replace-button").wait_for()
         # The host hands Bob's seat to a bot: it bids for him, and his page says so.
         a.click("#players .seat[data-seat='1'] .replace-button")
         b.locator("#back-button").wait_for()

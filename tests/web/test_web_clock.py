@@ -444,9 +444,19 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def _seconds(text: str) -> int:
-    found = re.search(r"\d+", text)
-    assert found, f"no number in the countdown {text!r}"
-    return int(found.group())
+    """A countdown's words ("45 s left", "9:58 left, then a bot chooses") in seconds."""
+    found = re.match(r"(?:(\d+):(\d\d)|(\d+) s) left", text)
+    assert found, f"no time left in the countdown {text!r}"
+    if found.group(3):
+        return int(found.group(3))
+    return int(found.group(1)) * 60 + int(found.group(2))
+
+
+# The same in the page, for waiting on the countdown.
+SECONDS_JS = """(text) => {
+  const m = text.match(/(?:(\\d+):(\\d\\d)|(\\d+) s) left/);
+  return m[3] ? Number(m[3]) : Number(m[1]) * 60 + Number(m[2]);
+}"""
 
 
 def test_the_countdown_is_on_the_acting_seat_for_players_and_watchers(live: LiveServer) -> None:
@@ -481,17 +491,23 @@ def test_the_countdown_is_on_the_acting_seat_for_players_and_watchers(live: Live
             host.locator("#start-button:enabled").click()
             host.locator("#game").wait_for()
             watcher.goto(f"{live.base}/t/{table}")
-            for page in (host, watcher):
-                clock = page.locator("#players .seat[data-seat='0'] .clock")
+            # The watcher sees it on the acting seat; the host, whose clock it
+            # is, as a bar under the prompt ("9:58 left, then a bot chooses").
+            for page, where in (
+                (host, "#my-clock .words"),
+                (watcher, "#players .seat[data-seat='0'] .clock"),
+            ):
+                clock = page.locator(where)
                 clock.wait_for()
                 first = _seconds(clock.inner_text())
                 assert 0 < first <= 600
-                assert page.locator("#players .clock").count() == 1  # only the acting seat's
+            assert watcher.locator("#players .clock").count() == 1  # only the acting seat's
+            assert host.locator("#players .clock").count() == 0 and host.locator("#my-clock").count() == 1
             assert "Move clock: 600 seconds" in (watcher.locator("#rules-list").text_content() or "")
             # The page counts down between the server's messages.
             watcher.wait_for_function(
-                "n => Number(document.querySelector(\"#players .seat[data-seat='0'] .clock\")"
-                ".textContent.match(/\\d+/)[0]) < n",
+                f"n => ({SECONDS_JS})(document.querySelector(\"#players .seat[data-seat='0'] .clock\")"
+                ".textContent) < n",
                 arg=first,
             )
             # The server's time runs out: a bot bids for the host, whose page says so,
@@ -502,6 +518,7 @@ def test_the_countdown_is_on_the_acting_seat_for_players_and_watchers(live: Live
                 page.locator("#players .seat[data-seat='0'].away").wait_for(state="attached")
                 page.locator("#players .seat[data-seat='1'] .clock").wait_for()
                 assert page.locator("#players .seat[data-seat='0'] .clock").count() == 0
+            assert host.locator("#my-clock").count() == 0
             host.click("#back-button")
             watcher.locator("#players .seat[data-seat='0']:not(.away)").wait_for(state="attached")
         finally:

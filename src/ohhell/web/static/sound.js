@@ -11,6 +11,7 @@ const TONES = {
   turn: [[660, 0, 0.12], [880, 0.13, 0.12]], // [hertz, start s, length s]: two notes up
   trick: [[520, 0, 0.09]], // somebody else took the trick
   won: [[523, 0, 0.08], [659, 0.09, 0.08], [784, 0.18, 0.12]], // you took it
+  hurry: [[880, 0, 0.08], [880, 0.16, 0.08], [880, 0.32, 0.08]], // your move clock is nearly out
 };
 
 export function createSound(button) {

@@ -87,7 +87,10 @@ const S = {
   clocksAt: 0, // when that state arrived (ms)
   changeWait: null, // {seat, next, ms}: a bot bidding next waits this long for a bid change
   changeWaitAt: 0, // when that state arrived (ms)
+  stateAt: 0, // when the last new state arrived (ms)
 };
+
+const REPLACE_GRACE_MS = 5000; // the host's "Let a bot play" waits this long into a friend's turn
 
 // ------------------------------------------------------------------ start
 
@@ -247,6 +250,7 @@ function handle(message) {
 function onState(message) {
   const obs = message.obs;
   const prev = S.obs;
+  const moved = message.version !== S.version;
   S.obs = obs;
   S.pending = false;
   if (message.version <= S.loggedVersion) {
@@ -261,6 +265,10 @@ function onState(message) {
   setClocks(message.clocks || []);
   S.changeWait = message.change_wait || null;
   S.changeWaitAt = Date.now();
+  if (moved) {
+    S.stateAt = Date.now();
+    if (S.host) setTimeout(render, REPLACE_GRACE_MS + 50); // then offer "Let a bot play"
+  }
   noteCover(message.last);
   trackTricks(prev, obs, message.last);
   trackResults(prev, obs);
@@ -281,6 +289,8 @@ const TURN_VERB = { bid: "bid", trump: "name trump", play: "play" };
  */
 function tellState(prev, obs, last) {
   const words = [];
+  const said = spokenAction(last, obs);
+  if (said) words.push(said);
   if (last && last.kind === "play" && last.trick) {
     const w = last.trick.winner;
     const card = (last.trick.plays.find(([s]) => s === w) || [])[1];
@@ -301,6 +311,31 @@ function tellState(prev, obs, last) {
     }
   }
   announce(words.join(" "));
+}
+
+/**
+ * The action just taken in words for a screen reader: "Bruno bids 3",
+ * "Chloe plays the queen of hearts", "You name spades as trump". Another
+ * seat's sealed bid is "has bid" (its number is not sent to this page).
+ */
+function spokenAction(last, obs) {
+  if (!last || last.seat === null || last.seat === undefined || !obs.names[last.seat]) return "";
+  const you = last.seat === S.seat;
+  const who = you ? "You" : obs.names[last.seat];
+  const verb = (mine, theirs) => `${who} ${you ? mine : theirs}`;
+  switch (last.kind) {
+    case "bid":
+      return last.bid === undefined ? `${verb("have bid", "has bid")}.` : `${verb("bid", "bids")} ${last.bid}.`;
+    case "change":
+      return `${verb("change", "changes")} the bid to ${last.bid}.`;
+    case "trump":
+      return last.suit === "NT" ? `${verb("choose", "chooses")} no trump.`
+        : `${verb("name", "names")} ${suitWords(last.suit).slice(2).toLowerCase()} as trump.`;
+    case "play":
+      return `${verb("play", "plays")} ${last.card ? `the ${cardWords(last.card).toLowerCase()}` : "a card unseen"}.`;
+    default:
+      return "";
+  }
 }
 
 let announced = "";
@@ -719,9 +754,11 @@ function trumpWords(o) {
  */
 function renderStatus() {
   const box = $("#status");
-  let extra = null;
-  if (S.notice && Date.now() < S.notice.until) extra = el("span", { class: "notice" }, S.notice.text);
-  else if (S.trickCaption) extra = el("span", { class: "trick-caption" }, S.trickCaption);
+  // The second row: your own move clock while it runs (where your eyes are),
+  // else the hand's result while it is new, else what the trick shows.
+  let extra = myClock();
+  if (!extra && S.notice && Date.now() < S.notice.until) extra = el("span", { class: "notice" }, S.notice.text);
+  else if (!extra && S.trickCaption) extra = el("span", { class: "trick-caption" }, S.trickCaption);
   fill(box, el("div", { class: "prompt" }, statusLine()), el("div", { class: "extra" }, extra));
 }
 
@@ -859,7 +896,7 @@ function renderPlayers() {
     const held = o.devils_bridge && s !== S.seat && o.hands[s] ? o.hands[s] : null;
     if (held) classes.push("has-holds");
     return el("div", {
-      class: classes.join(" "), dataset: { seat: s },
+      class: classes.join(" "), dataset: { seat: s }, role: "region", "aria-label": seatSummary(o, s, info),
       // clamp: a panel near the left or right edge stays inside the table
       style: `left:clamp(var(--seat-half), ${pos.x}%, calc(100% - var(--seat-half)));top:${pos.y}%;--colour:${playerColour(s)}`,
     },
@@ -868,8 +905,8 @@ function renderPlayers() {
     el("div", { class: "text" },
     el("div", { class: "who" },
       el("span", { class: "name" }, name), s === S.seat ? el("span", { class: "badge you" }, "you") : null,
-      s === o.dealer ? el("span", { class: "badge dealer-chip", title: `${name} deals` }, "D") : null,
-      s === o.trump_namer ? el("span", { class: "badge", title: "names trump" }, "T") : null),
+      s === o.dealer ? el("span", { class: "badge dealer-chip", title: `${name} deals this hand` }, "dealer") : null,
+      s === o.trump_namer ? el("span", { class: "badge", title: `${name} names trump this hand` }, "names trump") : null),
     el("div", { class: "nums" },
       sealed
         ? el("span", { class: "bid", dataset: { sealed: "1" }, title: "sealed until everyone has bid" }, el("b", {}, "bid placed"))
@@ -881,6 +918,26 @@ function renderPlayers() {
       S.chat.bubble(s)) : null));
   });
   fill($("#players"), panels, trumpIndicator(o));
+}
+
+/**
+ * A seat in words, the label of its region for a screen reader: "Bruno,
+ * bot: bid 3, took 1, 24 points, deals, to play". Only what the panel shows.
+ */
+function seatSummary(o, s, info) {
+  const parts = [];
+  const inHand = ["bid", "trump", "play"].includes(o.phase);
+  if (o.has_bid[s] && o.bids[s] === null) parts.push("bid placed, sealed");
+  else if (o.bids[s] !== null && o.bids[s] !== undefined) parts.push(`bid ${o.bids[s]}`);
+  else if (inHand) parts.push("no bid yet");
+  if (inHand) parts.push(`took ${o.taken[s]}`);
+  parts.push(`${o.totals[s]} point${Math.abs(o.totals[s]) === 1 ? "" : "s"}`);
+  if (s === o.dealer) parts.push("deals");
+  if (s === o.trump_namer) parts.push("names trump");
+  if (isTurn(o, s)) parts.push(`to ${TURN_VERB[o.phase] || "act"}`);
+  if (info.away) parts.push("a bot plays until they return");
+  const who = s === S.seat ? `${o.names[s]} (you)` : info.kind === "bot" ? `${o.names[s]}, bot` : o.names[s];
+  return `${who}: ${parts.join(", ")}`;
 }
 
 /** The clocks as the server counted them ([{seat, ms}]), from now on. */
@@ -900,10 +957,54 @@ function clockFor(s) {
   const left = secondsLeft(s);
   if (left === null) return null;
   const name = S.obs.names[s];
+  if (s === S.seat) return null; // your own clock is a bar in the prompt (myClock)
   return el("div", {
     class: `clock${left <= 10 ? " low" : ""}`, dataset: { seat: s }, role: "timer",
-    "aria-label": s === S.seat ? `${left} seconds left to choose` : `${name} has ${left} seconds left`,
-  }, `⏱ ${left} s`);
+    "aria-label": `${name} has ${left} seconds left`,
+  }, clockText(left));
+}
+
+const CLOCK_WARN_S = 10; // seconds left when your clock turns red, is read out and (sounds on) beeps
+
+/** "45 s left", or "1:30 left" for long clocks: plain characters every font has. */
+function clockText(left) {
+  if (left < 60) return `${left} s left`;
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+}
+
+/** Your own move clock: a bar that empties under the prompt, where your eyes are. */
+function myClock() {
+  if (S.seat === null) return null;
+  const left = secondsLeft(S.seat);
+  if (left === null) return null;
+  const full = (S.table && S.table.clock) || left || 1;
+  const low = left <= CLOCK_WARN_S;
+  return el("div", {
+    id: "my-clock", class: `my-clock${low ? " low" : ""}`, role: "timer",
+    "aria-label": `${left} seconds left to choose; then a bot chooses for you`,
+  },
+  el("span", { class: "bar", style: `width:${Math.max(0, Math.min(100, (100 * left) / full))}%` }),
+  el("span", { class: "words" }, `${clockText(left)}, then a bot chooses`));
+}
+
+let warnedAt = null; // the version whose low clock was told already
+
+/** Count your own clock down, and warn once when it runs low. */
+function tickMyClock() {
+  const box = document.getElementById("my-clock");
+  const left = S.seat === null ? null : secondsLeft(S.seat);
+  if (!box || left === null) return;
+  const full = (S.table && S.table.clock) || left || 1;
+  box.querySelector(".bar").style.width = `${Math.max(0, Math.min(100, (100 * left) / full))}%`;
+  const words = `${clockText(left)}, then a bot chooses`;
+  const span = box.querySelector(".words");
+  if (span.textContent !== words) span.textContent = words;
+  box.classList.toggle("low", left <= CLOCK_WARN_S);
+  if (left <= CLOCK_WARN_S && left > 0 && warnedAt !== S.version) {
+    warnedAt = S.version;
+    announce(`${left} seconds left: then a bot chooses for you.`);
+    S.sound.play("hurry");
+  }
 }
 
 /** Seconds before the bot bidding next stops waiting for a bid change, or null. */
@@ -935,9 +1036,10 @@ function tickClocks() {
   for (const box of document.querySelectorAll("#players .clock")) {
     const left = secondsLeft(Number(box.dataset.seat));
     if (left === null) continue;
-    box.textContent = `⏱ ${left} s`;
+    box.textContent = clockText(left);
     box.classList.toggle("low", left <= 10);
   }
+  tickMyClock();
 }
 
 /**
@@ -948,6 +1050,8 @@ function replaceButton(s, info) {
   if (!S.host || s === S.seat || info.kind !== "human" || info.away) return null;
   if (!S.table || S.table.status !== "playing" || !S.obs) return null;
   if (info.connected && !S.obs.actors.includes(s)) return null;
+  // A friend whose turn just came is thinking, not stuck: give them a few seconds.
+  if (info.connected && Date.now() - S.stateAt < REPLACE_GRACE_MS) return null;
   return el("button", {
     type: "button", class: "replace-button", dataset: { seat: s },
     title: "A bot plays this seat until its player acts again",
