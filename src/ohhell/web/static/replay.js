@@ -48,6 +48,7 @@ async function main() {
     try {
       const text = await api("GET", `/api/tables/${encodeURIComponent(table)}/record`);
       await loadText(text, "The match");
+      $("#load").hidden = true; // the match came with the link: no file to choose
     } catch (err) {
       setLoadStatus("");
       showMessage(`Could not load the match's record: ${err.message}`, "error", 0);

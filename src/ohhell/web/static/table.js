@@ -567,6 +567,11 @@ async function join(event) {
   event.preventDefault();
   const seat = Number($("#join-seat").value);
   const name = $("#join-name").value.trim();
+  if (!name) {
+    showMessage("Type your name to join: it is how the others see you at the table.");
+    $("#join-name").focus();
+    return;
+  }
   keepName(name);
   try {
     const answer = await api("POST", `/api/tables/${encodeURIComponent(TABLE)}/join`, { seat, name });
@@ -616,6 +621,7 @@ function onKey(event) {
   } else if (key === "?") {
     const keys = $("#keys");
     keys.open = !keys.open;
+    if (keys.open) keys.scrollIntoView({ block: "nearest" }); // below the fold on a laptop screen
   } else if (key === "h" || key === "H") {
     askHint();
   } else if (key === "l" || key === "L") {
@@ -785,7 +791,10 @@ function statusLine() {
   if (!t) return "Loading…";
   if (t.status === "lobby") {
     if (S.seat === null) return "Pick a seat and a name to join.";
-    return S.host ? "You are the host: wait for players or fill the open seats with bots, then start." : "Waiting for the host to start.";
+    if (!S.host) return "Waiting for the host to start.";
+    return t.seats.some((s) => s.kind === "open")
+      ? "You are the host: wait for players or fill the open seats with bots, then start."
+      : "You are the host: every seat is taken, so start when you are ready.";
   }
   if (!o) return "Loading the game…";
   const others = t.spectators ? ` ${t.spectators} watching.` : "";
@@ -904,7 +913,7 @@ function renderPlayers() {
     held ? el("div", { class: "holds" }, held.map((c) => cardElement(c, { small: true, label: `${name} holds the ${cardWords(c).toLowerCase()}` }))) : null,
     el("div", { class: "text" },
     el("div", { class: "who" },
-      el("span", { class: "name" }, name), s === S.seat ? el("span", { class: "badge you" }, "you") : null,
+      el("span", { class: "name", title: name }, name), s === S.seat ? el("span", { class: "badge you" }, "you") : null,
       s === o.dealer ? el("span", { class: "badge dealer-chip", title: `${name} deals this hand` }, "dealer") : null,
       s === o.trump_namer ? el("span", { class: "badge", title: `${name} names trump this hand` }, "names trump") : null),
     el("div", { class: "nums" },
@@ -1079,7 +1088,7 @@ function trumpIndicator(o) {
   let face;
   if (!["bid", "trump", "play"].includes(o.phase)) return null;
   if (!o.trump_decided) face = el("span", { class: "trump-suit" }, "?");
-  else if (o.turned) face = cardElement(o.turned, { small: true, label: `Trump: turned ${cardWords(o.turned)}` });
+  else if (o.turned) face = cardElement(o.turned, { label: `Trump: turned ${cardWords(o.turned)}` });
   else face = el("span", { class: "trump-suit" }, suitSpan(o.trump));
   return el("div", { id: "trump-card", title: "Trump" }, el("span", { class: "label" }, o.trump || !o.trump_decided ? "Trump" : "No trump"), face);
 }
@@ -1107,11 +1116,12 @@ function renderTrick() {
   } else if (last && o.phase === "play" && last.hand === o.hand_number) {
     kind = "finished";
     ({ plays, winner } = last);
-    caption = `${o.names[winner]} won the trick${winner === o.leader ? " and leads" : ""}.`;
+    caption = winner === S.seat ? `You won the trick${winner === o.leader ? " and lead" : ""}.`
+      : `${o.names[winner]} won the trick${winner === o.leader ? " and leads" : ""}.`;
   } else if (last && Date.now() < S.finishedUntil) {
     kind = "finished";
     ({ plays, winner } = last);
-    caption = `${o.names[winner] ?? "?"} won the last trick of the hand.`;
+    caption = `${winner === S.seat ? "You" : o.names[winner] ?? "?"} won the last trick of hand ${last.hand + 1}.`;
   } else if (o.phase === "draw" && o.draws.length) {
     kind = "draw";
     plays = o.draws[o.draws.length - 1].map((c, s) => [s, c]).filter(([, c]) => c);
@@ -1137,7 +1147,10 @@ function renderTrick() {
   });
   shownPlays = new Set(keys);
   S.trickCaption = caption;
-  fill(box, cards);
+  // The last trick of a hand lingers into the next one: say on the felt which it is.
+  const label = kind === "finished" && last && last.hand !== o.hand_number
+    ? el("div", { class: "trick-label" }, `Last trick of hand ${last.hand + 1}`) : null;
+  fill(box, cards, label);
   $("#last-button").setAttribute("aria-pressed", String(kind === "last"));
 }
 
