@@ -188,7 +188,14 @@ export function createChat(ctx) {
     }
     // The box keeps the line until it comes back as said: a refused line
     // (too fast, the table busy) is still there to send again.
-    if (ctx.send(message)) pending = text;
+    if (!ctx.send(message)) return;
+    pending = text;
+    // A watcher who hides every watcher's line never gets their own back: cleared now.
+    if (ctx.seat() === null && mutes.has("watchers")) {
+      $("#chat-input").value = "";
+      pending = null;
+      count();
+    }
   }
 
   /** Is `line` the one this page sent and is waiting for? */
