@@ -808,3 +808,74 @@ def test_leaving_the_final_screen_prints_the_standings(
     assert out.startswith("The match is over. Final standings:\n1. ")
     assert f"{best} points" in out and ("Winner: " in out or "share first place" in out)
     assert out.rstrip().endswith(f"The game record is in {path}: ohhell replay {path} shows every hand.")
+
+
+def test_a_resumed_hand_keeps_its_card_keys_and_its_log(tmp_path: Path) -> None:
+    rules = make_rules("pagat", {"hand-sizes": "5,4"})
+    path = tmp_path / "m.ohr"
+    first = OhHellApp(Session.new(rules, seed=9, save_path=path), pause=0, trick_pause=0)
+    shown: dict[str, Any] = {}
+
+    async def half() -> None:
+        async with first.run_test(size=SIZE) as pilot:
+            while len([a for a in first.session.state.log if isinstance(a, Play) and a.seat == 0]) < 2:
+                await settle(pilot, first)
+                await human_move(pilot, first, 0, click=False)
+            await settle(pilot, first)
+            shown["slots"] = list(first.slots)
+            shown["log"] = [s.text for s in first.query_one("#log", RichLog).lines]
+            await pilot.press("q")
+
+    run(half())
+    assert shown["slots"].count(None) == 2  # two cards played: their keys stay empty
+    second = OhHellApp(Session.resume(path), pause=0, trick_pause=0)
+
+    async def rest() -> None:
+        async with second.run_test(size=SIZE) as pilot:
+            await settle(pilot, second)
+            assert second.slots == shown["slots"]  # every card under the key it was dealt with
+            log = [s.text for s in second.query_one("#log", RichLog).lines]
+            hand = shown["log"][max(i for i, t in enumerate(shown["log"]) if t.startswith("— Hand")) :]
+            assert log[-len(hand) :] == hand  # this hand's events back in the log, as they were shown
+
+    run(rest())
+
+
+def test_enter_before_a_bid_says_what_to_do_and_cards_show_no_keys_while_bidding(tmp_path: Path) -> None:
+    session = Session.new(make_rules("pagat", {"hand-sizes": "3,2"}), seed=2, save_path=tmp_path / "m.ohr")
+    app = OhHellApp(session, pause=0, trick_pause=0)
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert app.mode() == "bid"
+            before = session.moves
+            await pilot.press("enter")
+            assert session.moves == before
+            assert "To bid, press a digit from 0 to 3 (or click a bid)" in screen_text(app)
+            assert app.query_one("#bid-label").display  # the row of numbers says it is the bids
+            for i, card in enumerate(app.slots):  # no card key under the bids: digits bid now
+                label = str(app.query_one(f"#card-{i}", Static).content)
+                assert card is not None and not label.startswith(CARD_KEYS[i])
+
+    run(go())
+
+
+def test_the_compact_log_opens_at_its_newest_lines_and_escape_closes_it(tmp_path: Path) -> None:
+    rules = make_rules("pagat", {"hand-sizes": "10,9"})
+    session = Session.new(rules, seed=3, save_path=tmp_path / "m.ohr")
+    app = OhHellApp(session, pause=0, trick_pause=0)
+
+    async def go() -> None:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await play_through(pilot, app, stop_after=8)  # a log longer than the window
+            log = app.query_one("#log", RichLog)
+            assert app.layout == "compact"
+            await pilot.press("l")
+            await pilot.pause(0.1)
+            assert app.screen.has_class("show-log") and len(log.lines) > log.size.height
+            assert log.scroll_y == log.max_scroll_y > 0  # the newest lines in sight
+            await pilot.press("escape")
+            assert not app.screen.has_class("show-log")
+
+    run(go())

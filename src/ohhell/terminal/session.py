@@ -45,6 +45,7 @@ from .. import (
     Action,
     Bidding,
     ChangeBid,
+    Deal,
     Event,
     GameState,
     IllegalActionError,
@@ -381,6 +382,21 @@ class Session:
         if not self.match.can_change(self.human):
             return None
         return self.match.change_left()
+
+    def hand_events(self) -> list[tuple[Event, Observation]]:
+        """The current hand's events from its deal on (the whole match before the
+        first deal), each with the human's observation just after it, as they
+        were shown: what a front end puts back in its log on resume."""
+        log = self.state.log
+        start = max((i for i, a in enumerate(log) if isinstance(a, Deal)), default=0)
+        again = Match(new_game(self.rules), seeded_chance("replay"), track_turns=False)
+        out: list[tuple[Event, Observation]] = []
+        for i, action in enumerate(log):
+            again.submit(action)
+            event = again.last_event(self.human)
+            if i >= start and event is not None:
+                out.append((event, observe(again.state, self.human)))
+        return out
 
     def bot_seat(self) -> int | None:
         """The bot seat to ask next, if a bot is to act."""

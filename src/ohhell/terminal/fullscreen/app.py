@@ -79,6 +79,7 @@ Screen { layout: vertical; }
        scrollbar-size-vertical: 1; overflow-x: hidden; }
 #status { height: auto; min-height: 3; max-height: 5; padding: 0 1; }
 #choices { height: 3; padding: 0 1; }
+#bid-label { width: auto; height: 3; padding: 0 1 0 0; content-align: left middle; text-style: bold; }
 #hand { height: 4; padding: 0 1; overflow-x: auto; }
 .chip { width: auto; min-width: 5; height: 3; border: round $secondary; padding: 0 1;
         content-align: center middle; }
@@ -108,6 +109,7 @@ Screen.compact.show-log #log { display: block; width: 1fr; max-width: 100%; bord
 Screen.compact .card { width: 5; }
 Screen.compact #status { max-height: 4; }
 Screen.compact #choices { height: 1; }
+Screen.compact #bid-label { height: 1; }
 Screen.compact .chip { min-width: 3; height: 1; border: none; padding: 0 1; margin-right: 1;
                        background: $boost; }
 Screen.compact .chip.forbidden { border: none; }
@@ -130,6 +132,7 @@ class OhHellApp(App[str]):
         Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("s", "scores", "Scores"),
         Binding("l", "log", "Log"),
+        Binding("escape", "close_log", show=False),
         Binding("q", "save_quit", "Save & quit"),
         Binding("enter", "confirm", "OK"),
         Binding("space", "confirm", show=False),
@@ -180,6 +183,7 @@ class OhHellApp(App[str]):
             yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Static(id="status")
         with Horizontal(id="choices"):
+            yield Static("Bid", id="bid-label")
             for b in range(MAX_CARDS + 1):
                 yield Chip(str(b), str(b), id=f"bid-{b}")
             for i, t in enumerate(TRUMPS):
@@ -201,6 +205,9 @@ class OhHellApp(App[str]):
         log.write(Text(f"Against {opponents}. Press ? for the rules, h for a hint."))
         if s.moves and not s.is_over:
             log.write(Text(f"Resumed from {s.save_path}.", style="dim"))
+            for event, obs in s.hand_events():  # this hand so far, as it was shown
+                for line in log_lines(event, obs, s.names, s.human):
+                    log.write(line)
         self.refresh_view()
         self.advance()
 
@@ -365,6 +372,7 @@ class OhHellApp(App[str]):
         if self._drawn.get("#choices") == key:
             return  # unchanged: no repaint
         self._drawn["#choices"] = key
+        self.query_one("#bid-label", Static).display = mode in ("bid", "change")
         for b in range(MAX_CARDS + 1):
             chip = self.query_one(f"#bid-{b}", Chip)
             chip.display = mode in ("bid", "change") and b <= obs.hand_size
@@ -390,7 +398,9 @@ class OhHellApp(App[str]):
 
     def update_slots(self, obs: Observation) -> None:
         """Keep each card in the slot it was dealt to: a new hand is laid out
-        sorted, and a card played leaves its slot (and its key) empty."""
+        sorted, and a card played leaves its slot (and its key) empty. A hand
+        first seen part played (on resume) is laid out as it was dealt, from
+        the cards you still hold and those you played, so every key is the same."""
         if obs.phase not in (Phase.BID, Phase.TRUMP, Phase.PLAY):
             return
         left = Counter(obs.hand)  # Counter: an Australian pack holds equal cards
@@ -402,7 +412,17 @@ class OhHellApp(App[str]):
             else:
                 kept.append(None)
         if self.slots_hand != obs.hand_number or +left:
-            self.slots = list(sort_hand(obs.hand))
+            me, n = self.session.human, obs.players
+            played = [t.cards[(me - t.leader) % n] for t in obs.tricks]
+            played += [card for seat, card in obs.trick if seat == me]
+            gone = Counter(c for c in played if c is not None)
+            self.slots = []
+            for card in sort_hand([*obs.hand, *gone.elements()]):
+                if gone[card] > 0:
+                    gone[card] -= 1
+                    self.slots.append(None)
+                else:
+                    self.slots.append(card)
             self.slots_hand = obs.hand_number
         else:
             self.slots = kept
@@ -424,6 +444,7 @@ class OhHellApp(App[str]):
 
     def draw_hand(self, obs: Observation, mode: str) -> None:
         blind = obs.devils_bridge and obs.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY)
+        keyed = obs.phase is Phase.PLAY  # while bidding, digits are bids: no card shows a key
         self.update_slots(obs)
         playable = self.playable_slots(obs, mode)
         if not playable:
@@ -435,12 +456,12 @@ class OhHellApp(App[str]):
         for i, widget in enumerate(self.query(CardWidget)):
             if blind:
                 count = obs.hand_counts[self.session.human]
-                widget.show(None, legal=mode == "play", neutral=mode != "play", blind=i < count)
+                widget.show(None, legal=mode == "play", neutral=mode != "play", blind=i < count, keyed=keyed)
                 if i >= count:
                     widget.display = False
             else:
                 card = self.slots[i] if i < len(self.slots) else None
-                widget.show(card, legal=i in playable, neutral=mode != "play")
+                widget.show(card, legal=i in playable, neutral=mode != "play", keyed=keyed)
             widget.set_class(self.cursor == i, "cursor")
             widget.set_class(hinted == i, "hinted")
 
@@ -660,6 +681,15 @@ class OhHellApp(App[str]):
             self.human_act(self.hinted)  # Enter takes the hint
         elif mode == "play" and self.cursor is not None:
             self.play_index(self.cursor)  # the cursor is on the hinted card once there is a hint
+        elif mode in ("bid", "trump"):  # Enter before any choice: say what chooses
+            top = self.session.observation().hand_size
+            what = (
+                f"To bid, press a digit from 0 to {top} (or click a bid)"
+                if mode == "bid"
+                else "To name trump, press 1 to 5 (or click one)"
+            )
+            self.note = Text(f"{what}; h asks the expert for a hint.", "yellow")
+            self.refresh_view()
 
     def action_move(self, delta: int) -> None:
         """The cursor to the next (or previous) playable card, skipping the others."""
@@ -673,9 +703,19 @@ class OhHellApp(App[str]):
         self.refresh_view()
 
     def action_log(self) -> None:
-        """In the compact layout, the log in place of the players' table, and back."""
+        """In the compact layout, the log in place of the players' table (at its
+        newest lines), and back."""
         if self.layout == COMPACT and self._main_screen():
-            self.screen_stack[0].toggle_class("show-log")
+            main = self.screen_stack[0]
+            main.toggle_class("show-log")
+            if main.has_class("show-log"):
+                log = self.query_one("#log", RichLog)
+                self.call_after_refresh(log.scroll_end, animate=False)
+
+    def action_close_log(self) -> None:
+        """Escape: the players' table again, where the log stood in its place."""
+        if self._main_screen():
+            self.screen_stack[0].remove_class("show-log")
 
     def on_card_widget_chosen(self, message: CardWidget.Chosen) -> None:
         mode = self.mode()

@@ -76,8 +76,8 @@ def need(rules: Rules, names: Sequence[str], kinds: Sequence[str], layout: str) 
     button, the players' table whole (and the log in the full layout)."""
     top = max(rules.schedule)
     cards = card_width(layout) * top + 2
-    # The hook's bid is marked "N hook": 5 columns more.
-    chips = sum(chip_width(str(b), layout) for b in range(top + 1)) + 5 + 2
+    # The hook's bid is marked "N hook": 5 columns more; the row's label "Bid" 4.
+    chips = sum(chip_width(str(b), layout) for b in range(top + 1)) + 5 + 4 + 2
     middle = table_width(rules, names, kinds, layout) + (LOG_WIDTH + 1 if layout == FULL else 0)
     width = max(cards, chips, middle, 40)
     height = FIXED_ROWS[layout] + rules.players + 1 + SPARE_ROWS[layout]

@@ -54,15 +54,25 @@ class CardWidget(Static):
         self.card: Card | None = None
         self._key: object = None
 
-    def show(self, card: Card | None, *, legal: bool, neutral: bool = False, blind: bool = False) -> None:
+    def show(
+        self,
+        card: Card | None,
+        *,
+        legal: bool,
+        neutral: bool = False,
+        blind: bool = False,
+        keyed: bool = True,
+    ) -> None:
         """Show ``card`` (``None`` and ``blind``: the back of one's own unseen card),
-        marked playable or not (``neutral``: not the time to play)."""
-        key = (card, legal, neutral, blind)
+        marked playable or not (``neutral``: not the time to play). ``keyed``:
+        with its key on top; while bidding the digits are bids, so no card shows
+        a key that a digit would not play."""
+        key = (card, legal, neutral, blind, keyed)
         if key == self._key:
             return  # unchanged: no repaint
         self._key = key
         self.card = card
-        label = Text(CARD_KEYS[self.index], style="dim")
+        label = Text(CARD_KEYS[self.index] if keyed else " ", style="dim")
         if blind:
             face = Text("??", style="bold")
         elif card is None:
