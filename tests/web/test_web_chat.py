@@ -235,6 +235,13 @@ def test_the_host_removes_a_player(tmp_path: Path) -> None:
                 "seats"
             ][1]
             assert seat["name"] != "Bob" and seat["level"] == "intermediate"
+            # The whole table is told, the removed player too (a notice everyone hears).
+            told = f"The host removed Bob: {seat['name']}, a bot, plays the seat now."
+            for player in (ann, bob):
+                if not any(m["type"] == "chat" and m["kind"] == "notice" for m in player.seen):
+                    player.until(lambda m: m["type"] == "chat" and m["kind"] == "notice", "the notice")
+                notices = [m["text"] for m in player.seen if m["type"] == "chat" and m["kind"] == "notice"]
+                assert notices == [told]
             say(bob, "unfair")
             assert "removed you" in next_line(bob)["error"]
             bob.send({"type": "act", "version": 0, "action": {"kind": "bid", "bid": 0}})

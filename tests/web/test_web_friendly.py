@@ -138,7 +138,8 @@ def test_the_pages_start_from_the_same_rules(base: str, context: BrowserContext)
     default = page.request.get(f"{base}/api/options").json()["default_preset"]
     page.goto(f"{base}/")
     page.locator("#nt-seat-list select").first.wait_for()
-    assert page.inner_text("#pn-rules") == default
+    titles = page.request.get(f"{base}/api/options").json()["preset_titles"]
+    assert page.inner_text("#pn-rules") == titles[default]  # the rule set's name for people
     assert page.locator("#nt-preset-list input:checked").get_attribute("value") == default
     page.goto(f"{base}/score")
     page.locator('#sc-players input[data-seat="3"]').wait_for()

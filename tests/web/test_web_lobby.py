@@ -47,12 +47,13 @@ def test_a_public_table_is_joined_from_the_home_page(base: str, browser: Browser
         entry = b.locator(f'#open-table-list li[data-table="{table}"]')
         entry.wait_for()
         text = entry.inner_text()
-        assert "Ann's table" in text and "pagat rules" in text
+        assert "Ann's table" in text and "Pagat's rules" in text
         assert "2 of 4 seats free" in text and "Ann" in text and "(bot)" in text
         assert b.locator(f'#open-table-list li[data-table="{private["table"]}"]').count() == 0
         assert table not in text  # a name for people, not the id
         b.fill("#pn-name", "Bob")
-        entry.get_by_role("button", name="Join Ann's table").click()  # one click
+        entry.get_by_role("button", name="Join Ann's table").click()
+        entry.locator(".join-sit").click()  # the name asked for, filled in with the one typed
         b.wait_for_url(re.compile(rf"/t/{re.escape(table)}$"))
         b.locator("#lobby-seats li[data-seat='1'] .badge.you").wait_for()
         assert "Bob" in b.inner_text("#lobby-seats li[data-seat='1']")

@@ -51,7 +51,7 @@ def test_public_tables_are_listed_and_private_ones_never(client: TestClient) -> 
     assert private["table"] not in shown
     entry = shown[public["table"]]
     assert entry["title"] == "Ann's table"
-    assert entry["rules"].startswith("pagat rules") and "4 players" in entry["rules"]
+    assert entry["rules"].startswith("Pagat's rules") and "4 players" in entry["rules"]
     assert entry["seats"] == 4 and entry["seats_free"] == 2
     assert entry["players"] == [{"name": "Ann", "bot": False}, {"name": "Dev", "bot": True}]
     assert client.get(f"/api/tables/{public['table']}").json()["public"] is True

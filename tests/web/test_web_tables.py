@@ -259,7 +259,7 @@ def test_join_gives_a_token_for_an_open_seat_only(client: TestClient) -> None:
     }
     for seat in (0, 1, 2):  # the host's, just taken, a bot's
         r = client.post(f"/api/tables/{table}/join", json={"seat": seat, "name": "Cy"})
-        assert r.status_code == 409 and f"seat {seat} is taken" in r.json()["error"]
+        assert r.status_code == 409 and f"seat {seat + 1} is taken" in r.json()["error"]  # said from 1
     for body in ({"seat": 7}, {"seat": -1}, {"seat": "3"}):  # (no seat at all: the first open one)
         assert client.post(f"/api/tables/{table}/join", json=body).status_code == 400
     r = client.post(f"/api/tables/{table}/fill", json={"token": made["token"], "level": "random"})
@@ -280,7 +280,7 @@ def test_fill_and_start_are_for_the_host_only(client: TestClient) -> None:
             assert r.status_code == 403, (action, body)
             assert "host" in r.json()["error"]
     r = client.post(f"/api/tables/{table}/start", json={"token": host})
-    assert r.status_code == 409 and "seat 1 is still open" in r.json()["error"]
+    assert r.status_code == 409 and "seat 2 is still open" in r.json()["error"]  # seat index 1, said from 1
     r = client.post(f"/api/tables/{table}/fill", json={"token": host, "level": "grandmaster"})
     assert r.status_code == 400 and "unknown bot level" in r.json()["error"]
     r = client.post(f"/api/tables/{table}/fill", json={"token": host, "level": "beginner"})

@@ -361,7 +361,7 @@ class Server:
 
     async def record(self, request: Request) -> Response:
         table = await self.table(request)
-        if table.status != "over":
+        if table.status not in ("over", "ended"):
             raise TableError("the record can be downloaded once the match is over", status=409)
         return PlainTextResponse(
             dumps(table.record()),
@@ -496,13 +496,21 @@ class Server:
         if kind in ("chat", "react", "mute", "silence", "remove"):
             await self._social(table, conn, message)
             return
-        if kind not in ("act", "keep", "back", "replace"):
+        if kind not in ("act", "keep", "back", "replace", "leave", "end"):
             raise ProtocolError(
-                f"unknown message type {kind!r}: act, keep, back, replace, hint, ping, "
+                f"unknown message type {kind!r}: act, keep, back, replace, leave, end, hint, ping, "
                 "chat, react, mute, silence or remove"
             )
         if conn.seat is None:
             raise TableError("you are watching: only a seated player may act", "seat")
+        if kind == "leave":
+            await table.leave(conn.seat)
+            return
+        if kind == "end":
+            if not conn.host:
+                raise TableError("only the table's host may end the table", "seat")
+            await table.end()
+            return
         if kind == "keep":
             await table.keep(conn.seat)
             return

@@ -207,15 +207,15 @@ class Hub:
                 if seat is None:
                     raise TableError("every seat is taken", status=409)
             if not 0 <= seat < len(table.seats):
-                raise TableError(f"there is no seat {seat}")
+                raise TableError(f"there is no seat {seat + 1}")
             name = name or f"Player {seat + 1}"
             s = table.seats[seat]
             if s.kind != OPEN:
-                raise TableError(f"seat {seat} is taken", status=409)
+                raise TableError(f"seat {seat + 1} is taken", status=409)
             token = new_token()
             row = SeatRow(seat, name, HUMAN, None, token_hash(token))
             if not self.store.claim_seat(table.id, row):
-                raise TableError(f"seat {seat} is taken", status=409)
+                raise TableError(f"seat {seat + 1} is taken", status=409)
             s.name, s.kind, s.token_hash = name, HUMAN, row.token_hash
             s.gone_since = self.now()
             table.broadcast_table()
@@ -246,7 +246,7 @@ class Hub:
             open_seats = [s.seat for s in table.seats if s.kind == OPEN]
             if open_seats:
                 raise TableError(
-                    f"seat {', '.join(str(s) for s in open_seats)} is still open: "
+                    f"seat {', '.join(str(s + 1) for s in open_seats)} is still open: "
                     "wait for players or fill it with bots",
                     status=409,
                 )
@@ -282,7 +282,7 @@ class Hub:
         if seat is None or token is None:
             raise TableError("only a player of this match may ask to play again", "seat", status=403)
         async with table.lock:
-            if table.status != "over":
+            if table.status not in ("over", "ended"):
                 raise TableError("a rematch is for a finished match", status=409)
             if table.rematch is None:
                 table_id = self._new_rematch(table, seat, token)

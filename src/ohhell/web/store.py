@@ -61,7 +61,7 @@ tables_t = Table(
     Column("created", Float, nullable=False),
     Column("rules", Text, nullable=False),  # JSON: {option: text}, every option
     Column("seed", BigInteger, nullable=False),
-    Column("status", String(16), nullable=False),  # lobby, playing, over
+    Column("status", String(16), nullable=False),  # lobby, playing, over, ended (by the host)
     Column("host_seat", Integer, nullable=False),
 )
 
@@ -348,7 +348,7 @@ class Store:
                 select(tables_t.c.id)
                 .outerjoin(last, last.c.table_id == tables_t.c.id)
                 .where(
-                    tables_t.c.status == "playing",
+                    tables_t.c.status.in_(("playing", "ended")),
                     func.coalesce(last.c.at, tables_t.c.created) < idle_before,
                 )
             ).all()

@@ -125,6 +125,13 @@ function wireControls() {
   $("#hint-button").addEventListener("click", askHint);
   $("#last-button").addEventListener("click", toggleLast);
   $("#scores-button").addEventListener("click", toggleScores);
+  $("#auto-play").checked = autoPlayWanted();
+  $("#auto-play").addEventListener("change", (e) => {
+    localStorage.setItem(AUTO_PLAY_KEY, e.target.checked ? "1" : "0"); // remembered for every table
+    render();
+  });
+  $("#leave-button").addEventListener("click", leaveTable);
+  $("#end-button").addEventListener("click", endTable);
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => {
     fitHand();
@@ -449,6 +456,7 @@ const seatName = (s) => s.name || `Seat ${s.seat + 1}`;
 
 /** "bid" | "change" | "trump" | "play" | null: what the legal actions ask of me. */
 function mode() {
+  if (S.table && S.table.status === "ended") return null; // the host ended the table: nothing more to do
   const kinds = new Set(legal().map((a) => a.kind));
   if (kinds.has("play")) return "play";
   if (kinds.has("trump")) return "trump";
@@ -511,6 +519,52 @@ function keepBid() {
     S.keptAt = S.version;
     render();
   }
+}
+
+const AUTO_PLAY_KEY = "ohhell-auto-play";
+const FORCED_CARD_MS = 600; // a forced card waits this long, so its player sees it go
+let forcedTimer = null;
+
+function autoPlayWanted() {
+  try {
+    return localStorage.getItem(AUTO_PLAY_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * "Play forced cards for me": when the server offers exactly one card to play
+ * (the only one that follows suit, or the last card of a hand), play it after
+ * a moment. The page decides nothing: the legal plays are the server's.
+ */
+function scheduleForcedCard() {
+  const plays = legal().filter((a) => a.kind === "play");
+  const forced = $("#auto-play").checked && mode() === "play" && plays.length === 1 && !S.pending;
+  if (!forced) {
+    clearTimeout(forcedTimer);
+    forcedTimer = null;
+    return;
+  }
+  if (forcedTimer) return;
+  const version = S.version;
+  forcedTimer = setTimeout(() => {
+    forcedTimer = null;
+    const again = legal().filter((a) => a.kind === "play");
+    if (S.version === version && again.length === 1 && $("#auto-play").checked) act(again[0]);
+  }, FORCED_CARD_MS);
+}
+
+function leaveTable() {
+  const started = S.table && S.table.status === "playing";
+  const what = started ? "A bot will play your seat for the rest of the match." : "Your seat will be open again.";
+  if (!window.confirm(`Leave the table? ${what}`)) return;
+  send({ type: "leave" });
+}
+
+function endTable() {
+  if (!window.confirm("End the table for everyone? The match stops here; its record can still be downloaded.")) return;
+  send({ type: "end" });
 }
 
 function askHint() {
@@ -708,6 +762,10 @@ function render() {
   $("#hint-button").hidden = S.seat === null || (S.obs && S.obs.phase === "over"); // hints are for players
   const myTurn = legal().length > 0 && !S.pending;
   document.body.classList.toggle("my-turn", myTurn);
+  const seated = S.seat !== null && S.table && ["lobby", "playing"].includes(S.table.status);
+  $("#leave-button").hidden = !seated || S.host;
+  $("#end-button").hidden = !seated || !S.host;
+  scheduleForcedCard();
   document.title = `${myTurn ? "● Your turn · " : ""}Oh Hell · ${tableTitle()}`;
 }
 
@@ -789,6 +847,11 @@ function statusLine() {
       el("button", { type: "button", onclick: () => connect() }, "Reconnect now"));
   }
   if (!t) return "Loading…";
+  if (t.status === "ended") {
+    return el("span", {}, "The host ended this table. ",
+      el("a", { href: `/api/tables/${encodeURIComponent(TABLE)}/record`, download: "" }, "Download the record so far"),
+      " · ", el("a", { href: "/" }, "Go home"));
+  }
   if (t.status === "lobby") {
     if (S.seat === null) return "Pick a seat and a name to join.";
     if (!S.host) return "Waiting for the host to start.";

@@ -1,0 +1,100 @@
+"""Browser tests of the table's tools: forced cards played for you, leaving
+the table and the host ending it (Playwright, Debian's chromium).
+
+The server, the browser and the skip rule are those of
+tests/web/test_web_browser.py (its fixtures are reused).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import test_web_browser as tb
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
+
+base = tb.base
+browser = tb.browser
+context = tb.context
+no_page_errors = tb.no_page_errors
+
+
+def bid_when_asked(page: Page) -> None:
+    page.locator('#bids[data-mode="bid"] button[data-bid]:enabled').first.click()
+
+
+def test_forced_cards_are_played_for_you_when_you_ask(base: str, context: BrowserContext) -> None:
+    # Hands of one card: every card is forced (the only one, and the last trick).
+    page = context.new_page()
+    tb.create_table(page, base, "Fay", ["random", "random", "random"], hand_sizes="1,1")
+    tb.start(page)
+    page.locator("#hand button.card").first.wait_for()
+    assert not page.is_checked("#auto-play")  # off unless asked for
+    bid_when_asked(page)
+    card = page.locator("#hand button.card.legal")
+    card.wait_for()
+    page.wait_for_timeout(1500)  # off: the card waits for its player
+    assert page.locator("#hand button.card.legal").count() == 1
+    page.check("#auto-play")
+    card.wait_for(state="detached")  # played without a click
+    bid_when_asked(page)  # the second hand: a bid is still yours to make
+    page.locator("#standings").wait_for()  # and its card went by itself too
+    page.reload()
+    page.locator("#standings").wait_for()
+    assert page.is_checked("#auto-play")  # remembered
+
+
+def test_a_friend_leaves_and_a_bot_takes_the_seat(base: str, browser: Browser) -> None:
+    host_context, friend_context = tb.new_context(browser), tb.new_context(browser)
+    try:
+        host = host_context.new_page()
+        table = tb.create_table(host, base, "Gus", ["human", "random", "random"])
+        friend = friend_context.new_page()
+        friend.goto(f"{base}/t/{table}")
+        friend.locator("#join-form").wait_for()
+        friend.fill("#join-name", "Hal")
+        friend.click("#join-button")
+        host.locator("#lobby-seats li[data-seat='1']", has_text="Hal").wait_for()
+        tb.start(host)
+        friend.locator("#hand button.card").first.wait_for()
+        assert host.locator("#leave-button").is_hidden()  # the host ends the table instead
+        friend.on("dialog", lambda dialog: dialog.accept())
+        friend.click("#leave-button")
+        host.locator("#chat-log li", has_text="Hal left the table").wait_for()
+        host.locator("#players .seat[data-seat='1'] .name", has_text=re.compile(r"^(?!Hal$)")).wait_for()
+        assert "bot" in host.inner_text("#players .seat[data-seat='1']")
+        friend.locator("#leave-button").wait_for(state="hidden")  # a watcher now
+        assert friend.locator("#hand button.card").count() == 0
+    finally:
+        host_context.close()
+        friend_context.close()
+
+
+def test_the_host_ends_the_table(base: str, browser: Browser) -> None:
+    host_context, friend_context = tb.new_context(browser), tb.new_context(browser)
+    try:
+        host = host_context.new_page()
+        table = tb.create_table(host, base, "Ivy", ["human", "random", "random"])
+        friend = friend_context.new_page()
+        friend.goto(f"{base}/t/{table}")
+        friend.locator("#join-form").wait_for()
+        friend.fill("#join-name", "Jo")
+        friend.click("#join-button")
+        host.locator("#lobby-seats li[data-seat='1']", has_text="Jo").wait_for()
+        tb.start(host)
+        host.locator("#hand button.card").first.wait_for()
+        assert friend.locator("#end-button").is_hidden()
+        host.on("dialog", lambda dialog: dialog.accept())
+        host.click("#end-button")
+        for page in (host, friend):
+            page.locator("#status", has_text="The host ended this table").wait_for()
+            assert page.locator("#bids button:enabled").count() == 0
+        friend.locator("#chat-log li", has_text="The host ended the table").wait_for()
+        link = friend.locator("#status a", has_text="Download the record so far")
+        record = friend.request.get(f"{base}{link.get_attribute('href')}")
+        assert record.ok and "Ivy" in record.text()
+    finally:
+        host_context.close()
+        friend_context.close()
