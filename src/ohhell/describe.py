@@ -31,7 +31,6 @@ from . import (
     DrawForDealer,
     Event,
     FirstLead,
-    HandResult,
     IllegalActionError,
     NameTrump,
     Observation,
@@ -39,15 +38,13 @@ from . import (
     Rank,
     Rules,
     Scoring,
-    Standing,
     Suit,
     TieBreak,
     Trick,
     TrumpMode,
-    sides,
-    standings,
 )
 from . import Sequence as HandSequence
+from .rules import OPTION_WORDS
 
 SUIT_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """How hands are shown: black and red suits alternate."""
@@ -357,26 +354,32 @@ def card_words(card: Card) -> str:
 
 
 _WORD_RANKS = {word: rank for rank, word in _RANK_WORDS.items()}
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), 2)
+}
 _CARD_WORDS = re.compile(r"(?:the\s+)?(\w+)\s+of\s+(\w+)")
 
 
 def card_from_words(text: str) -> Card | None:
     """The card ``card_words`` names, read back (``the queen of spades``,
-    ``10 of hearts``); None when the text is not in that form.
+    ``10 of hearts``, ``six of heart``); None when the text is not in that form.
 
-    >>> card_from_words("the queen of spades"), card_from_words("10 of Hearts"), card_from_words("QS")
-    (Card.parse("QS"), Card.parse("10H"), None)
+    >>> card_from_words("the queen of spades"), card_from_words("six of heart"), card_from_words("QS")
+    (Card.parse("QS"), Card.parse("6H"), None)
     """
     found = _CARD_WORDS.fullmatch(text.strip().lower())
     if found is None:
         return None
     rank_word, suit_word_ = found.groups()
     rank = _WORD_RANKS.get(rank_word)
-    symbol = rank.symbol if rank is not None else rank_word
-    try:
-        return Card.parse(symbol + Suit.parse(suit_word_).letter)
-    except ValueError:
-        return None
+    symbol = rank.symbol if rank is not None else _NUMBER_WORDS.get(rank_word, rank_word)
+    for suit_text in (suit_word_, suit_word_ + "s"):  # "heart" as well as "hearts"
+        try:
+            return Card.parse(symbol + Suit.parse(suit_text).letter)
+        except ValueError:
+            continue
+    return None
 
 
 def sort_hand(cards: Sequence[Card]) -> list[Card]:
@@ -468,8 +471,9 @@ def _scoring_words(rules: Rules) -> list[str]:
     return out
 
 
-def describe_rules(rules: Rules, names: Sequence[str] | None = None) -> list[str]:
-    """The rules in plain sentences, one rule a line, for the ``?`` screen."""
+def describe_rules(rules: Rules, names: Sequence[str] | None = None, you: int | None = None) -> list[str]:
+    """The rules in plain sentences, one rule a line, for the ``?`` screen;
+    the reader's own seat (``you``) is said as "you"."""
     n = rules.players
     out: list[str] = []
     if rules.deck is Deck.AUSTRALIAN:
@@ -483,6 +487,8 @@ def describe_rules(rules: Rules, names: Sequence[str] | None = None) -> list[str
     if rules.teams is not None:
 
         def who(seat: int) -> str:
+            if seat == you:
+                return "you"
             return names[seat] if names is not None else f"seat {seat_number(seat)}"
 
         teams = " against ".join(" and ".join(who(s) for s in team) for team in rules.teams)
@@ -493,8 +499,8 @@ def describe_rules(rules: Rules, names: Sequence[str] | None = None) -> list[str
             "The first dealer is drawn: the highest card deals (a tie draws again). The deal passes left."
         )
     else:
-        first = names[rules.first_dealer] if names is not None else f"Seat {seat_number(rules.first_dealer)}"
-        out.append(f"{first} deals first; the deal passes to the left.")
+        first = _first_dealer_words(rules.first_dealer, names, you)
+        out.append(f"{first[:1].upper()}{first[1:]}; the deal passes to the left.")
     match rules.trump:
         case TrumpMode.TURN:
             out.append(
@@ -563,16 +569,48 @@ def describe_rules(rules: Rules, names: Sequence[str] | None = None) -> list[str
     return out
 
 
-def rules_title(rules: Rules, names: Sequence[str] | None = None) -> str:
-    """``pagat rules, 4 players``, or the nearest preset and the options changed:
-    ``pagat rules with hook no, 4 players``. Seats in the options (first dealer,
-    teams) are named, or numbered from 1."""
+def _first_dealer_words(seat: int, names: Sequence[str] | None, you: int | None) -> str:
+    if seat == you:
+        return "you deal first"
+    return f"{names[seat] if names is not None else f'seat {seat_number(seat)}'} deals first"
+
+
+def rules_title(rules: Rules, names: Sequence[str] | None = None, you: int | None = None) -> str:
+    """``pagat rules, 4 players``, or the nearest preset and the options changed,
+    in words: ``pagat rules, 4 players (hook: no); Bob deals first``. Seats in
+    the options (first dealer, teams) are named, or numbered from 1; the
+    reader's own seat (``you``) is "you".
+
+    >>> rules_title(PRESETS["pagat"].replace(hook=False, first_dealer=1), ["Ann", "Bob", "Cid", "Dee"], you=0)
+    'pagat rules, 4 players (hook: no); Bob deals first'
+    """
     name = min(PRESETS, key=lambda p: len(rules.differences(PRESETS[p])))
-    worded = rule_options_for_people(rules, names)
-    changes = {k: worded[k] for k in rules.differences(PRESETS[name])}
-    changes.pop("players", None)
-    extra = f" with {', '.join(f'{k} {v}' for k, v in changes.items())}" if changes else ""
-    return f"{name} rules{extra}, {rules.players} players"
+    shown = None if names is None else [("you" if s == you else n) for s, n in enumerate(names)]
+    worded = rule_options_for_people(rules, shown)
+    parts, dealer = [], ""
+    for key in rules.differences(PRESETS[name]):
+        if key == "players":
+            continue
+        if key == "first-dealer" and rules.first_dealer is not None:
+            dealer = "; " + _first_dealer_words(rules.first_dealer, names, you)
+            continue
+        words = OPTION_WORDS.get(key.replace("-", "_"), key).removeprefix("The ")
+        words = words if words.startswith("Devil") else words.lower()
+        value = worded[key]
+        if key == "teams" and rules.teams is not None and shown is not None:
+            value = " against ".join(and_list([shown[s] for s in team]) for team in rules.teams)
+        parts.append(f"{words}: {value}")
+    extra = f" ({'; '.join(parts)})" if parts else ""
+    return f"{name} rules, {rules.players} players{extra}{dealer}"
+
+
+def and_list(words: Sequence[str]) -> str:
+    """``You, Ada and Bruno``: a list as it is said.
+
+    >>> and_list(["You", "Ada", "Bruno", "Chloe"])
+    'You, Ada, Bruno and Chloe'
+    """
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 # --- Trump, bids, hands ---
@@ -623,7 +661,9 @@ def event_words(event: Event, names: Sequence[str], you: int) -> list[str]:
         case "draw":
             assert isinstance(action, DrawForDealer)
             cards = ", ".join(
-                f"{who(s)} {card_words(c)}" for s, c in enumerate(action.cards) if c is not None
+                f"{'you' if s == you else names[s]} {card_words(c)}"
+                for s, c in enumerate(action.cards)
+                if c is not None
             )
             out.append(f"Draw for dealer: {cards}.")
             if event.dealer is not None:
@@ -659,86 +699,6 @@ def trick_words(trick: Trick, names: Sequence[str], you: int) -> str:
     card = trick.cards[(trick.winner - trick.leader) % n]
     who = "You win" if trick.winner == you else f"{names[trick.winner]} wins"
     return f"{who} the trick with the {card_words(card)}."
-
-
-# --- Score sheet and standings ---
-
-
-def result_lines(result: HandResult, totals: Sequence[int], names: Sequence[str]) -> list[str]:
-    """One finished hand: bid, tricks, points and the running total of each seat;
-    a missed bid is marked ``missed (blob)``."""
-    width = max(len(x) for x in names)
-    out = []
-    for s, name in enumerate(names):
-        bid, took, score = result.bids[s], result.tricks[s], result.scores[s]
-        mark = "made" if bid == took else "missed (blob)"
-        out.append(
-            f"  {name:<{width}}  bid {bid}, took {took}, {mark}: {plural(score, 'point')}, total {totals[s]}"
-        )
-    return out
-
-
-def running_totals(results: Sequence[HandResult], upto: int) -> list[int]:
-    """Each seat's total after the first ``upto`` hands."""
-    n = len(results[0].scores) if results else 0
-    return [sum(r.scores[s] for r in results[:upto]) for s in range(n)]
-
-
-def score_sheet_lines(results: Sequence[HandResult], names: Sequence[str]) -> list[str]:
-    """The whole score sheet: one line per hand and seat (``bid/took score total``)."""
-    if not results:
-        return ["No hand has been finished yet."]
-    out = []
-    for r in results:
-        extra = ", tie-break hand" if r.extra else ""
-        trump = suit_word(r.trump)
-        out.append(f"Hand {r.number} ({r.size} card{'s' if r.size != 1 else ''}, trump {trump}{extra}):")
-        out.extend(result_lines(r, running_totals(results, r.number), names))
-    return out
-
-
-def side_name(seats: Sequence[int], names: Sequence[str]) -> str:
-    return " and ".join(names[s] for s in seats)
-
-
-def standings_lines(rules: Rules, obs: Observation, names: Sequence[str]) -> list[str]:
-    """Final (or current) places, points and exact bids, then how ties were broken."""
-    table = standings(rules, obs.totals, obs.exact)
-    out = []
-    for row in table:
-        exact = plural(row.exact, "exact bid")
-        out.append(f"{row.place}. {side_name(row.seats, names)}: {plural(row.total, 'point')}, {exact}")
-    out.extend(tie_break_lines(rules, obs, names, table))
-    if rules.scoring is Scoring.OKENUFF:
-        nets = [sum(t - u for u in obs.totals) for t in obs.totals]  # R-SETTLE
-        out.append("Settlement: " + ", ".join(f"{names[s]} {nets[s]:+d}" for s in range(len(names))))
-    return out
-
-
-def tie_break_lines(rules: Rules, obs: Observation, names: Sequence[str], table: list[Standing]) -> list[str]:
-    """How the winner was found when the leaders' totals were level."""
-    out = []
-    first = [row for row in table if row.place == 1]
-    level = [row for row in table if row.total == table[0].total]
-    extra = sum(1 for r in obs.results if r.extra)
-    if extra:
-        hands = plural(extra, "extra hand")
-        out.append(f"The lead was tied after the last scheduled hand: {hands} broke the tie.")
-    if len(first) > 1:
-        tied = " and ".join(side_name(row.seats, names) for row in first)
-        why = "and the same number of exact bids" if rules.tie_break is TieBreak.MOST_EXACT else ""
-        out.append(f"{tied} share first place with {plural(first[0].total, 'point')} {why}".rstrip() + ".")
-    elif len(level) > 1:
-        winner = side_name(first[0].seats, names)
-        out.append(
-            f"{len(level)} sides have {plural(table[0].total, 'point')}; {winner} wins on exact bids "
-            f"({first[0].exact} against {max(r.exact for r in level[1:])})."
-        )
-    if len(first) == 1:
-        out.append(f"Winner: {side_name(first[0].seats, names)}.")
-    if len(sides(rules)) != rules.players:
-        out.append("(Team totals are the sums of the team members' scores.)")
-    return out
 
 
 _SEAT = re.compile(r"\bseat (\d+)('s)?")

@@ -260,7 +260,7 @@ def test_bad_answers_are_reasked_with_the_reason(tmp_path: Path) -> None:
         session,
         {
             "bid": ["xyz", "99", "", str(obs.forbidden_bid)],
-            "play": ["ZZ", "17", str(absent)],
+            "play": ["ZZ", "sixx of hearts", "17", str(absent)],
         },
     )
     assert code == 0
@@ -269,12 +269,15 @@ def test_bad_answers_are_reasked_with_the_reason(tmp_path: Path) -> None:
         "You cannot bid 99: a bid is from 0 to 4",
         "Please answer with a number of tricks from 0 to 4.",
         f"You may not bid {obs.forbidden_bid}: the hook forbids the last bidder",
-        "'ZZ' is not a card",
+        "'ZZ' is not a card I can read. Answer its number in the list (1 to",
+        "'sixx of hearts' is not a card I can read.",
+        "or the card: 10H, TH or AS, or in words, like queen of spades.",
         "There is no card 17: answer 1 to",
         f"You do not hold the {absent.rank.symbol if absent.rank < 11 else ''}",
     ):
         assert reason in text, reason
     assert f"Your bid (0-4, not {obs.forbidden_bid} because of the hook):" in text
+    assert "is not a rank" not in text  # the parser's own words never reach the player
 
 
 def test_a_card_that_does_not_follow_suit_is_refused(tmp_path: Path) -> None:
@@ -321,7 +324,7 @@ def test_commands_hint_rules_score_sheet_and_help(tmp_path: Path) -> None:
     assert code == 0
     assert "Hint: the expert would bid" in text and "Hint: the expert would play the" in text
     assert "Hint: the expert would name" in text
-    assert "Rules: okenuff rules with hand-sizes 3,2, 4 players." in text
+    assert "Rules: okenuff rules, 4 players (hand sizes: 3,2)." in text
     assert "The highest bidder names a trump suit" in text or "names a trump suit or no trump" in text
     assert "Score sheet:\nNo hand has been finished yet." in text
     assert "Score sheet:\nHand 1 (3 cards" in text
@@ -635,7 +638,7 @@ def test_seats_are_counted_from_1(tmp_path: Path) -> None:
     assert (
         "You are Zoe, in seat 2. Seats, clockwise: 1 Ada (intermediate), 2 Zoe (you), 3 Bruno" in done.stdout
     )
-    assert ", first-dealer Zoe, 4 players" in done.stdout  # --first-dealer 2: the second seat, Zoe
+    assert "4 players (hand sizes: 1); you deal first." in done.stdout  # --first-dealer 2: Zoe, seat 2
     assert load(tmp_path / "m.ohr").rules.first_dealer == 1 and load(tmp_path / "m.ohr").seats[1] == "Zoe"
 
 

@@ -17,7 +17,8 @@ from typing import Any, TextIO
 
 from .. import CHANGE_GRACE, OPTION_NAMES
 from ..bots import opponent_levels
-from ..describe import rules_title, standings_lines
+from ..describe import rules_title
+from ..score_words import standings_lines
 from ..terminal.session import (
     DEFAULT_LEVEL,
     KEEP_PREVIOUS,
@@ -166,9 +167,9 @@ def _ask_resume(saved: Session, inp: TextIO, out: TextIO, *, options_given: bool
     others = ", ".join(saved.names[s] for s in range(saved.rules.players) if s != saved.human)
     total = len(saved.rules.schedule)
     where = f"hand {obs.hand_number + 1} of {total}" if saved.moves else "not started"
+    title = rules_title(saved.rules, saved.names, saved.human)
     print(
-        f"An unfinished match is saved in {saved.save_path}: {rules_title(saved.rules, saved.names)}, "
-        f"against {others}, {where}.",
+        f"An unfinished match is saved in {saved.save_path}: {title}, against {others}, {where}.",
         file=out,
     )
     if options_given:

@@ -52,16 +52,13 @@ from ..describe import (
     hand_words,
     hook_words,
     refusal_words,
-    result_lines,
     rules_title,
-    running_totals,
-    score_sheet_lines,
     seat_number,
     sort_hand,
-    standings_lines,
     suit_word,
     trump_words,
 )
+from ..score_words import result_lines, running_totals, score_sheet_lines, standings_lines
 from .session import HUMAN, Next, Session, default_save_path
 
 COMMANDS = "At any prompt: h for a hint, ? for the rules, s for the score sheet, q to save and quit."
@@ -234,10 +231,10 @@ class PlainUI:
 
         seats = [seat(i) for i in range(rules.players)]
         lines = [
-            f"Oh Hell: {rules_title(rules, self.names)}.",
+            f"Oh Hell: {rules_title(rules, self.names, self.you)}.",
             f"{self.you_are()} Seats, clockwise: " + ", ".join(seats) + ".",
         ]
-        lines.extend(describe_rules(rules, self.names)[1:3])  # teams, hand sequence
+        lines.extend(describe_rules(rules, self.names, self.you)[1:3])  # teams, hand sequence
         lines.append(COMMANDS)
         if s.save_path is not None:
             lines.append(f"The match is saved after every move in {s.save_path}.")
@@ -460,8 +457,11 @@ class PlainUI:
         if card is None:
             try:
                 card = Card.parse(answer)
-            except CardError as err:
-                self.say(f"{err}. Answer a card like 10H, TH or AS, or its number in the list.")
+            except CardError:
+                self.say(
+                    f"{answer!r} is not a card I can read. Answer its number in the list (1 to "
+                    f"{len(legal)}), or the card: 10H, TH or AS, or in words, like queen of spades."
+                )
                 return None
         if card not in obs.hand:
             self.say(f"You do not hold the {card_words(card)}.")
@@ -490,7 +490,8 @@ class PlainUI:
             raise _Stop("quit")
         if word in ("?", "rules"):
             self.say(
-                f"Rules: {rules_title(self.session.rules)}.", *describe_rules(self.session.rules, self.names)
+                f"Rules: {rules_title(self.session.rules)}.",
+                *describe_rules(self.session.rules, self.names, self.you),
             )
             return True
         if word in ("s", "score", "scores", "score sheet"):

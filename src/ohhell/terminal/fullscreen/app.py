@@ -300,7 +300,7 @@ class OhHellApp(App[str]):
             self.query_one(selector, Static).update(text, layout=False)
 
     def title_text(self, obs: Observation) -> Text:
-        return title_text(obs, self.session.names, compact=self.layout == COMPACT)
+        return title_text(obs, self.session.names, self.session.human, compact=self.layout == COMPACT)
 
     def status_text(self, obs: Observation, mode: str) -> Text:
         s = self.session
@@ -773,7 +773,7 @@ class OhHellApp(App[str]):
     def action_rules(self) -> None:
         if isinstance(self.screen, RulesScreen):
             return
-        self.push_screen(RulesScreen(self.session.rules, self.session.names))
+        self.push_screen(RulesScreen(self.session.rules, self.session.names, self.session.human))
 
     def action_scores(self) -> None:
         if not self._main_screen():

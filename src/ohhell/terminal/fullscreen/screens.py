@@ -16,7 +16,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
 from ... import HandResult, Observation, Rules, Scoring, Standing, standings
-from ...describe import describe_rules, rules_title, tie_break_lines
+from ...describe import describe_rules, rules_title
+from ...score_words import tie_break_lines
 from .widgets import score_sheets, standings_table
 
 
@@ -77,14 +78,15 @@ class RulesScreen(ModalScreen[None]):
         Binding("q", "close", "Back", show=False),
     ]
 
-    def __init__(self, rules: Rules, names: Sequence[str]) -> None:
+    def __init__(self, rules: Rules, names: Sequence[str], you: int | None = None) -> None:
         super().__init__(id="rules")
         self.rules = rules
         self.names = names
+        self.you = you
 
     def compose(self) -> ComposeResult:
         lines = [Text(f"Rules: {rules_title(self.rules)}", style="bold"), Text("")]
-        for sentence in describe_rules(self.rules, self.names):
+        for sentence in describe_rules(self.rules, self.names, self.you):
             lines.append(Text(f"• {sentence}"))
         lines.extend([Text(""), Text("Press Escape to go back to the game.", style="dim")])
         with VerticalScroll(classes="dialog"):

@@ -271,12 +271,14 @@ def log_lines(event: Event, obs: Observation, names: Sequence[str], you: int) ->
     action = event.action
     if event.kind == "deal":
         dealt = plural(obs.hand_size, "card")
-        out.append(Text(f"— Hand {obs.hand_number + 1}: {names[obs.dealer]} deals {dealt} —", "bold"))
+        out.append(
+            Text(f"— Hand {obs.hand_number + 1}: {verb(obs.dealer, 'deal', 'deals')} {dealt} —", "bold")
+        )
     elif event.kind == "draw" and action is not None:
         line = Text("Draw: ")
         cards = [(seat, c) for seat, c in enumerate(getattr(action, "cards", ())) if c is not None]
         for k, (seat, card) in enumerate(cards):
-            line.append(f"{', ' if k else ''}{who(seat)} ")
+            line.append(f"{', ' if k else ''}{'you' if seat == you else names[seat]} ")
             line.append_text(card_text(card))
         out.append(line)
         if event.dealer is not None:

@@ -15,11 +15,11 @@ TRUMPS: tuple[Suit | None, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.
 """The trump choices in the order of their keys 1 to 5."""
 
 
-def title_text(obs: Observation, names: Sequence[str], *, compact: bool) -> Text:
+def title_text(obs: Observation, names: Sequence[str], you: int, *, compact: bool) -> Text:
     """The title line: the hand, its cards, trump and the dealer (the rules before and after)."""
     text = Text.assemble(("Oh Hell", "bold"), "  ") if not compact else Text()
     if obs.phase not in (Phase.BID, Phase.TRUMP, Phase.PLAY):
-        text.append(rules_title(obs.rules, names), style="dim")
+        text.append(rules_title(obs.rules, names, you), style="dim")
         return text
     total = len(obs.rules.schedule)
     if obs.extra_hand:
@@ -44,7 +44,7 @@ def title_text(obs: Observation, names: Sequence[str], *, compact: bool) -> Text
             text.append(")")
     else:
         text.append("named after bidding", style="italic")
-    text.append(f" · {names[obs.dealer]} deals")
+    text.append(" · You deal" if obs.dealer == you else f" · {names[obs.dealer]} deals")
     if obs.devils_bridge:
         text.append(" · Devil's Bridge", style="bold magenta")
     return text
