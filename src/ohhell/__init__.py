@@ -7,6 +7,7 @@ the standard library only. Everything else is a client of the names exported her
 from .actions import CHANCE, Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
 from .cards import ALL_CARDS, Card, CardError, Rank, Suit, australian_deck, parse_cards, standard_deck
 from .chance import advance_chance, chance_action, deal_from
+from .claim import Claim, check_claim, claim_holds, settling_play, tricks_left
 from .game import (
     MAX_BID_CHANGES,
     GameState,
@@ -105,6 +106,7 @@ __all__ = [
     "CardError",
     "Chance",
     "ChangeBid",
+    "Claim",
     "Deal",
     "Deck",
     "DrawForDealer",
@@ -146,6 +148,8 @@ __all__ = [
     "bidding_order",
     "chance_action",
     "check",
+    "check_claim",
+    "claim_holds",
     "deal_from",
     "dump",
     "dumps",
@@ -181,11 +185,13 @@ __all__ = [
     "set_trump",
     "settlement",
     "settlement_net",
+    "settling_play",
     "side_totals",
     "sides",
     "standard_deck",
     "standings",
     "trick_winner",
+    "tricks_left",
     "trump_namer",
     "visible_log",
     "winners",

@@ -166,6 +166,18 @@ def beats(card: Card, best: Card, trump: Suit | None) -> bool:
     return card.suit is trump
 
 
+def playable(hand: Sequence[Card], led: Suit | None) -> list[Card]:
+    """R-FOLLOW: the cards of ``hand`` that may go on a trick led with ``led``
+    (None: the trick is empty, so any card): the suit led if the hand has
+    it, else any card. ``game.legal_actions`` writes this out for speed
+    (tests/core/test_claim.py checks that the two agree)."""
+    if led is not None:
+        follow = [c for c in hand if c.suit is led]
+        if follow:
+            return follow
+    return list(hand)
+
+
 def trick_winner(cards: Sequence[Card], trump: Suit | None) -> int:
     """The index, in playing order, of the card that wins ``cards`` (a whole or
     a started trick).

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from .actions import Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
 from .cards import Card, CardError, Suit
+from .claim import Claim, check_claim
 from .game import GameState, IllegalActionError, Phase, actors, apply, new_game
 from .rules import OPTION_NAMES, PRESETS, Bidding, Rules, RulesError, format_option, parse_option
 
@@ -56,13 +57,16 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True)
 class Record:
-    """A match as data: rules, seat names, tags and the action log."""
+    """A match as data: rules, seat names, tags, the action log and the claims
+    made in it (``claim.Claim``: each before the action it is ``at``)."""
 
     rules: Rules
     seats: tuple[str, ...]
     actions: tuple[Action, ...]
     tags: tuple[tuple[str, str], ...] = ()
     lines: tuple[int, ...] = field(default=(), compare=False, repr=False)  # source line per action
+    claims: tuple[Claim, ...] = ()
+    claim_lines: tuple[int, ...] = field(default=(), compare=False, repr=False)  # source line per claim
 
     def __post_init__(self) -> None:
         # A name or tag is one line of the file: a line break would smuggle
@@ -78,17 +82,37 @@ class Record:
 
     @classmethod
     def from_state(
-        cls, state: GameState, seats: Iterable[str] | None = None, tags: Iterable[tuple[str, str]] = ()
+        cls,
+        state: GameState,
+        seats: Iterable[str] | None = None,
+        tags: Iterable[tuple[str, str]] = (),
+        claims: Iterable[Claim] = (),
     ) -> Record:
         names = tuple(seats) if seats is not None else tuple(f"Seat {s + 1}" for s in range(state.players))
-        return cls(state.rules, names, tuple(state.log), tuple(tags))
+        return cls(state.rules, names, tuple(state.log), tuple(tags), claims=tuple(claims))
 
     def replay(self, *, complete: bool = False) -> GameState:
         """Apply every action to a new match; a broken rule raises RecordError
         naming the line, hand and action number. ``complete`` also refuses a
         record that stops before the match is over."""
         state = new_game(self.rules)
-        for i, action in enumerate(self.actions):
+        claims = sorted(enumerate(self.claims), key=lambda c: c[1].at)
+        # Each open claim: (its index, the claim, the hand, the claimer's tricks then).
+        open_claims: list[tuple[int, Claim, int, int]] = []
+        for i in range(len(self.actions) + 1):
+            while claims and claims[0][1].at == i:
+                k, claim = claims.pop(0)
+                try:
+                    check_claim(state, claim.seat, claim.tricks)
+                except IllegalActionError as err:
+                    raise RecordError(
+                        str(err), line=self._claim_line(k), hand=state.hand_number + 1
+                    ) from None
+                open_claims.append((k, claim, state.hand_number, state.taken[claim.seat] + claim.tricks))
+            if i == len(self.actions):
+                break
+            action = self.actions[i]
+            before = state.hand_number
             try:
                 apply(state, action)
             except IllegalActionError as err:
@@ -96,6 +120,21 @@ class Record:
                 raise RecordError(
                     str(err), line=line, hand=state.hand_number + 1, action=i + 1, rule=err.rule
                 ) from None
+            if state.hand_number != before and open_claims:  # the hand ended: did its claims come true?
+                final = list(state.results[-1].tricks)
+                for k, claim, hand, expected in open_claims:
+                    if hand == before and final[claim.seat] != expected:
+                        raise RecordError(
+                            f"seat {claim.seat} claimed {claim.tricks} of the tricks left but ended with "
+                            f"{final[claim.seat]} tricks, not {expected}",
+                            line=self._claim_line(k),
+                            hand=before + 1,
+                        )
+                open_claims = [c for c in open_claims if c[2] != before]
+        if claims:
+            raise RecordError(
+                "a claim must come before an action of its hand", line=self._claim_line(claims[0][0])
+            )
         if complete and state.phase is not Phase.OVER:
             raise RecordError(
                 f"the record stops before the match is over ({describe_next(state)})",
@@ -103,6 +142,9 @@ class Record:
                 action=len(self.actions),
             )
         return state
+
+    def _claim_line(self, k: int) -> int | None:
+        return self.claim_lines[k] if k < len(self.claim_lines) else None
 
 
 def _one_line(text: str) -> bool:
@@ -165,12 +207,17 @@ def dumps(record: Record) -> str:
     for key, value in record.tags:
         out.append(f"tag {key} {value}")
     hand = 0
-    for action in record.actions:
+    claims = sorted(record.claims, key=lambda c: c.at)
+    for i, action in enumerate(record.actions):
+        while claims and claims[0].at == i:
+            claim = claims.pop(0)
+            out.append(f"claim {claim.seat} {claim.tricks}")
         if isinstance(action, Deal):
             hand += 1
             size = len(action.hands[0])
             out.append(f"# hand {hand}: {size} card{'s' if size != 1 else ''}")
         out.append(format_action(action))
+    out.extend(f"claim {c.seat} {c.tricks}" for c in claims)  # made after the last action
     return "\n".join(out) + "\n"
 
 
@@ -253,6 +300,8 @@ def loads(text: str) -> Record:
     tags: list[tuple[str, str]] = []
     actions: list[Action] = []
     at: list[int] = []
+    claims: list[Claim] = []
+    claim_at: list[int] = []
     for number, raw in enumerate(lines[first + 1 :], start=first + 2):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -273,6 +322,14 @@ def loads(text: str) -> Record:
                 if seat in seats or seat != len(seats):
                     raise ValueError(f"seats must be listed once each, in order 0, 1, 2...; got seat {seat}")
                 seats[seat] = name.strip()
+            elif verb == "claim":
+                words = rest.split()
+                if len(words) != 2:
+                    raise ValueError("a claim is 'claim SEAT TRICKS', e.g. claim 2 0")
+                claims.append(
+                    Claim(_int(words[0], "the seat"), _int(words[1], "the tricks claimed"), len(actions))
+                )
+                claim_at.append(number)
             elif verb == "tag":
                 key, _, value = rest.strip().partition(" ")
                 if not key:
@@ -294,7 +351,8 @@ def loads(text: str) -> Record:
         raise RecordError(
             f"the rules are for {rules.players} players but the record names {len(seats)} seats"
         )
-    return Record(rules, tuple(seats[i] for i in range(len(seats))), tuple(actions), tuple(tags), tuple(at))
+    names = tuple(seats[i] for i in range(len(seats)))
+    return Record(rules, names, tuple(actions), tuple(tags), tuple(at), tuple(claims), tuple(claim_at))
 
 
 def load(path: str | os.PathLike[str]) -> Record:
