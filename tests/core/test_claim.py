@@ -225,3 +225,22 @@ def test_claims_in_the_record_round_trip_and_are_checked_on_replay() -> None:
         loads(early).replay()
     with pytest.raises(RecordError, match="claim SEAT TRICKS"):
         loads(text.replace("claim 0 2", "claim 0"))
+
+
+def test_a_bot_accepts_a_claim_only_when_its_own_cards_make_it_sure() -> None:
+    from ohhell import observe
+    from ohhell.bots.claims import accepts_claim
+
+    # Seat 0 shows the two top trumps: whoever holds the rest, it takes both
+    # tricks, so seat 1 accepts; a claim of none is refused.
+    state = dealt(("AS KS", "2S 3S", "4S 5S"), turned="7S")
+    shown = state.hands[0]
+    obs = observe(state, 1)
+    assert accepts_claim(obs, 0, 2, shown, random.Random(1)) is True
+    assert accepts_claim(obs, 0, 0, shown, random.Random(1)) is False
+    # The ace and queen of spades: sure in the real deal (seat 2 has no
+    # king), not from seat 2's cards and the shown ones alone (seat 1 might
+    # hold the king): a careful bot refuses.
+    state = dealt(("AS QS", "2H 3H", "4H 5H", "6H 7H"), turned="7S")
+    assert claim_holds(state, 0, 2) is True
+    assert accepts_claim(observe(state, 2), 0, 2, state.hands[0], random.Random(1)) is False
