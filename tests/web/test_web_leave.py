@@ -31,6 +31,11 @@ def notice(player: object, words: str) -> Json:
     )
 
 
+def refusal(player: object) -> Json:
+    """The next error sent to ``player`` (the bots may move meanwhile)."""
+    return player.until(lambda m: m["type"] == "error", "a refusal")  # type: ignore[attr-defined, no-any-return]
+
+
 def test_a_person_leaving_the_lobby_opens_their_seat_again(client: TestClient) -> None:
     made = new_table(client, seats=["human", "human", "random", "random"], name="Ann")
     table = made["table"]
@@ -63,7 +68,7 @@ def test_a_person_leaving_the_match_is_replaced_by_a_bot_that_plays_on(client: T
         ]
         assert seats[1]["level"] == "intermediate"
         guest.send({"type": "leave"})  # a watcher has no seat to leave
-        assert guest.until(lambda m: m["type"] == "error", "refused")["code"] == "seat"
+        assert refusal(guest)["code"] == "seat"
         final = play_all([host])  # the bot plays Ben's seat to the end
         assert final["obs"]["phase"] == "over"
     # Ben's old token holds no seat any more.
@@ -81,9 +86,9 @@ def test_the_host_ends_the_table_for_everyone(client: TestClient) -> None:
     with connect(client, table, made["token"]) as host, connect(client, table, ben) as guest:
         host.state_where(lambda m: True, "the first state")
         host.send({"type": "leave"})  # the host ends the table rather than leave it
-        assert "end the table" in host.error()["error"]
+        assert "end the table" in refusal(host)["error"]
         guest.send({"type": "end"})  # only the host may
-        assert guest.error()["code"] == "seat"
+        assert refusal(guest)["code"] == "seat"
         host.send({"type": "end"})
         assert notice(guest, "ended")["text"] == "The host ended the table."
         guest.until(lambda m: m["type"] == "table" and m["status"] == "ended", "the table ended")
@@ -92,9 +97,9 @@ def test_the_host_ends_the_table_for_everyone(client: TestClient) -> None:
         to_act = [a for a in state["legal"] if a["kind"] != "change"]
         if to_act:
             guest.act(to_act[0], version)
-            assert "not being played" in guest.error()["error"]
+            assert "not being played" in refusal(guest)["error"]
         host.send({"type": "end"})
-        assert "ended already" in host.error()["error"]
+        assert "ended already" in refusal(host)["error"]
     assert client.get(f"/api/tables/{table}").json()["status"] == "ended"
     r = client.get(f"/api/tables/{table}/record")
     assert r.status_code == 200 and "Ann" in r.text  # the match so far

@@ -46,6 +46,7 @@ from .. import (
     observe,
 )
 from ..bots import opponent_levels
+from . import seating
 from .chat import REACTIONS, clean_text, parse_mutes, watcher_name
 from .guard import Guard, Quotas, client_address
 from .hub import Hub
@@ -504,12 +505,12 @@ class Server:
         if conn.seat is None:
             raise TableError("you are watching: only a seated player may act", "seat")
         if kind == "leave":
-            await table.leave(conn.seat)
+            await seating.leave(table, conn.seat)
             return
         if kind == "end":
             if not conn.host:
                 raise TableError("only the table's host may end the table", "seat")
-            await table.end()
+            await seating.end(table)
             return
         if kind == "keep":
             await table.keep(conn.seat)
@@ -565,7 +566,7 @@ class Server:
             if type(seat) is not int or not 0 <= seat < len(table.seats):
                 raise ProtocolError(f'"seat" must be a seat from 0 to {len(table.seats) - 1}')
             if kind == "remove":
-                await table.remove(seat)
+                await seating.remove(table, seat)
             else:
                 on = message.get("on", True)
                 if type(on) is not bool:

@@ -458,102 +458,11 @@ class LiveTable:
         self.chat.silence(seat, on)
         self.broadcast_table()
 
-    async def remove(self, seat: int) -> None:
-        """The host removes a person: a bot takes the seat for good, and the
-        person's token holds no seat and no voice here any more (they may
-        still watch). Stored, so a restart keeps it."""
-        async with self.lock:
-            s = self.seats[seat]
-            if s.kind != HUMAN or seat == self.host_seat:
-                raise TableError(f"seat {seat + 1} is not another person's seat", "seat")
-            self._unseat(
-                seat,
-                "The host removed you from this table: a bot plays your seat. You can watch.",
-                f"The host removed {s.name}: {bot_name(seat, COVER_LEVEL)}, a bot, plays the seat now.",
-            )
-
-    async def leave(self, seat: int) -> None:
-        """A person leaves the table: before the match their seat is open
-        again; during it a bot plays the seat for good, as when the host
-        removes someone. The host ends the table instead (``end``)."""
-        async with self.lock:
-            s = self.seats[seat]
-            if s.kind != HUMAN:
-                raise TableError("you have no seat here to leave", "seat")
-            if seat == self.host_seat:
-                raise TableError("you are the host: end the table instead (it ends for everyone)", "seat")
-            if self.status == "lobby":
-                name = s.name
-                if s.token_hash is not None:
-                    self.chat.remove(s.token_hash)
-                s.name, s.kind, s.level, s.token_hash, s.covered = None, OPEN, None, None, False
-                self.hub.store.set_seat(self.id, s.row())
-                for conn in list(self.connections):
-                    if conn.seat == seat:
-                        conn.watch()
-                        s.connections -= 1
-                        self.spectators += 1
-                        conn.post_json({"type": "welcome", "seat": None, "host": False})
-                self._tell(f"{name} left the table: the seat is open again.")
-                self.broadcast_table()
-                return
-            if self.status != "playing":
-                raise TableError("the match is over: there is nothing to leave", "turn")
-            self._unseat(
-                seat,
-                "You left the table: a bot plays your seat. You can still watch.",
-                f"{s.name} left the table: {bot_name(seat, COVER_LEVEL)}, a bot, plays the seat now.",
-            )
-
-    async def end(self) -> None:
-        """The host ends the table for everyone: the match stops where it is
-        (status "ended"), its bots stop, and the record so far can still be
-        downloaded and replayed."""
-        async with self.lock:
-            if self.status not in ("lobby", "playing"):
-                raise TableError("the table has ended already", "turn")
-            self.status = "ended"
-            self.hub.store.set_status(self.id, "ended")
-            log.info("table %s: the host ended it", self.id)
-            self._tell("The host ended the table.")
-            self._watch = None
-            self.broadcast_table()
-            self.wake.set()
-
-    def _tell(self, text: str) -> None:
-        """A notice to everyone at the table: a line of the chat that every
-        viewer hears, stored with it (chat.py's ``announce``)."""
-        self.chat.announce(text, list(self.connections))
-
-    def _unseat(self, seat: int, to_them: str, to_table: str) -> None:
-        """During the match: a bot takes ``seat`` for good and its person's
-        token holds no seat and no voice any more (they may still watch).
-        Stored, so a restart keeps it. The lock is held."""
-        s = self.seats[seat]
-        if s.token_hash is not None:
-            self.chat.remove(s.token_hash)
-        level = COVER_LEVEL
-        s.name, s.kind, s.level, s.token_hash, s.covered = bot_name(seat, level), BOT, level, None, False
-        self.hub.store.set_seat(self.id, s.row())
-        log.info("table %s: seat %d is a bot's now", self.id, seat)
-        for conn in list(self.connections):
-            if conn.seat == seat:
-                conn.watch()
-                conn.removed = True
-                s.connections -= 1
-                self.spectators += 1
-                conn.post_json({"type": "error", "code": "removed", "error": to_them})
-                conn.post_json({"type": "welcome", "seat": None, "host": False})
-                if self.status != "lobby":
-                    conn.post(self.watcher_state())
-        self._tell(to_table)
-        self._watch = None
-        self.broadcast_table()
-        if self.status != "lobby":
-            self.broadcast_state()
-        self.wake.set()
-
     # --- Acting ---
+
+    def changed_seats(self) -> None:
+        """Who sits where changed (seating.py): the watchers' cached state goes."""
+        self._watch = None
 
     def _refusal(self, seat: int, action: Action) -> TableError:
         """Why ``action`` is not taken for ``seat`` now, in words for that

@@ -1,0 +1,116 @@
+"""Who sits at a table: the host removing a person, a person leaving, the
+host ending the table. A seat a person leaves during the match is played by
+a bot for good; everyone at the table is told in a notice the chat keeps."""
+
+from __future__ import annotations
+
+import logging
+
+from .table import BOT, COVER_LEVEL, HUMAN, OPEN, LiveTable, TableError, bot_name
+
+log = logging.getLogger("ohhell.web")
+
+
+async def remove(table: LiveTable, seat: int) -> None:
+    """The host removes a person: a bot takes the seat for good, and the
+    person's token holds no seat and no voice here any more (they may
+    still watch). Stored, so a restart keeps it."""
+    async with table.lock:
+        s = table.seats[seat]
+        if s.kind != HUMAN or seat == table.host_seat:
+            raise TableError(f"seat {seat + 1} is not another person's seat", "seat")
+        _unseat(
+            table,
+            seat,
+            "The host removed you from this table: a bot plays your seat. You can watch.",
+            f"The host removed {s.name}: {bot_name(seat, COVER_LEVEL)}, a bot, plays the seat now.",
+        )
+
+
+async def leave(table: LiveTable, seat: int) -> None:
+    """A person leaves the table: before the match their seat is open
+    again; during it a bot plays the seat for good, as when the host
+    removes someone. The host ends the table instead (``end``)."""
+    async with table.lock:
+        s = table.seats[seat]
+        if s.kind != HUMAN:
+            raise TableError("you have no seat here to leave", "seat")
+        if seat == table.host_seat:
+            raise TableError("you are the host: end the table instead (it ends for everyone)", "seat")
+        if table.status == "lobby":
+            name = s.name
+            if s.token_hash is not None:
+                table.chat.remove(s.token_hash)
+            s.name, s.kind, s.level, s.token_hash, s.covered = None, OPEN, None, None, False
+            table.hub.store.set_seat(table.id, s.row())
+            for conn in list(table.connections):
+                if conn.seat == seat:
+                    conn.watch()
+                    s.connections -= 1
+                    table.spectators += 1
+                    conn.post_json({"type": "welcome", "seat": None, "host": False})
+            tell(table, f"{name} left the table: the seat is open again.")
+            table.broadcast_table()
+            return
+        if table.status != "playing":
+            raise TableError("the match is over: there is nothing to leave", "turn")
+        _unseat(
+            table,
+            seat,
+            "You left the table: a bot plays your seat. You can still watch.",
+            f"{s.name} left the table: {bot_name(seat, COVER_LEVEL)}, a bot, plays the seat now.",
+        )
+
+
+async def end(table: LiveTable) -> None:
+    """The host ends the table for everyone: the match stops where it is
+    (status "ended"), its bots stop, and the record so far can still be
+    downloaded and replayed."""
+    async with table.lock:
+        if table.status not in ("lobby", "playing"):
+            raise TableError("the table has ended already", "turn")
+        table.status = "ended"
+        table.hub.store.set_status(table.id, "ended")
+        log.info("table %s: the host ended it", table.id)
+        tell(table, "The host ended the table.")
+        table.changed_seats()
+        table.broadcast_table()
+        table.wake.set()
+
+
+def tell(table: LiveTable, text: str) -> None:
+    """A notice to everyone at the table: a line of the chat that every
+    viewer hears, stored with it (chat.py's ``announce``)."""
+    table.chat.announce(text, list(table.connections))
+
+
+def _unseat(table: LiveTable, seat: int, to_them: str, to_table: str) -> None:
+    """During the match: a bot takes ``seat`` for good and its person's
+    token holds no seat and no voice any more (they may still watch).
+    Stored, so a restart keeps it. The lock is held."""
+    s = table.seats[seat]
+    if s.token_hash is not None:
+        table.chat.remove(s.token_hash)
+    level = COVER_LEVEL
+    s.name, s.kind, s.level, s.token_hash, s.covered = bot_name(seat, level), BOT, level, None, False
+    table.hub.store.set_seat(table.id, s.row())
+    log.info("table %s: seat %d is a bot's now", table.id, seat)
+    for conn in list(table.connections):
+        if conn.seat == seat:
+            conn.watch()
+            conn.removed = True
+            s.connections -= 1
+            table.spectators += 1
+            conn.post_json({"type": "error", "code": "removed", "error": to_them})
+            conn.post_json({"type": "welcome", "seat": None, "host": False})
+            if table.status != "lobby":
+                conn.post(table.watcher_state())
+    tell(table, to_table)
+    table.changed_seats()
+    table.broadcast_table()
+    if table.status != "lobby":
+        table.broadcast_state()
+    table.wake.set()
+
+
+__all__ = ["end", "leave", "remove", "tell"]
