@@ -59,9 +59,13 @@ from ..describe import (
     trump_words,
 )
 from ..score_words import result_lines, running_totals, score_sheet_lines, standings_lines
+from .claim_words import claim_answer, claim_words, tricks_left_words
 from .session import HUMAN, Next, Session, default_save_path
 
-COMMANDS = "At any prompt: h for a hint, ? for the rules, s for the score sheet, q to save and quit."
+COMMANDS = (
+    "At any prompt: h for a hint, ? for the rules, s for the score sheet, q to save and quit. "
+    "At your card: claim all, claim none or claim a number of the tricks left."
+)
 _TRUMP_CHOICES: tuple[Suit | None, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, None)
 
 
@@ -125,6 +129,7 @@ class PlainUI:
         session: Session,
         infile: TextIO | None = None,
         outfile: TextIO | None = None,
+        errfile: TextIO | None = None,
         *,
         color: bool | None = None,
         echo: bool | None = None,
@@ -133,6 +138,7 @@ class PlainUI:
         self.session = session
         self.infile = infile if infile is not None else sys.stdin
         self.out = outfile if outfile is not None else sys.stdout
+        self.err = errfile if errfile is not None else sys.stderr  # why the match stopped
         tty = _isatty(self.out)
         self.color = (tty and "NO_COLOR" not in os.environ) if color is None else color
         # Answers read from a pipe are not echoed by a terminal: write them after
@@ -206,8 +212,12 @@ class PlainUI:
                     f"To continue it: {self._resume()}",
                 )
                 return 1
-            why = "The input ended" if str(stop) == "eof" else "You quit"
-            self.say(f"{why}: the match is saved in {s.save_path}.", f"To continue it: {self._resume()}")
+            lines = (f"the match is saved in {s.save_path}.", f"To continue it: {self._resume()}")
+            if str(stop) == "eof":  # stdout keeps the game alone: the stop is said on stderr
+                self.err.write(f"The input ended: {lines[0]}\n{lines[1]}\n")
+                self.err.flush()
+            else:
+                self.say(f"You quit: {lines[0]}", lines[1])
             return 0
         except KeyboardInterrupt:
             s.save()
@@ -428,6 +438,11 @@ class PlainUI:
                 if self.try_act(legal[0]):
                     return
                 continue
+            claimed = self.try_claim(answer)
+            if claimed is not None:
+                if claimed:
+                    return  # the hand is played out, or your cards are played for you
+                continue
             if self.command(answer):
                 continue
             action = self.parse_card(answer, obs, legal)
@@ -481,6 +496,31 @@ class PlainUI:
         self.show_event(event)
         return True
 
+    def try_claim(self, answer: str) -> bool | None:
+        """``claim all``, ``claim none``, ``claim 2``: None if the answer is
+        no claim; True if the claim was accepted, False if not."""
+        words = answer.split(maxsplit=1)
+        if not words or words[0].lower() != "claim":
+            return None
+        s = self.session
+        left = s.tricks_left()
+        tricks = claim_answer(words[1] if len(words) > 1 else "", left)
+        if tricks is None:
+            self.say(
+                f"Claim how many of {tricks_left_words(left)}? Answer claim all, claim none, "
+                f"or claim and a number from 0 to {left}."
+            )
+            return False
+        try:
+            result = s.claim(tricks)
+        except IllegalActionError as err:
+            self.say(f"Not allowed: {refusal_words(err, s.names, self.you)}")
+            return False
+        self.say(claim_words(result, s.names))
+        for event in result.events:
+            self.show_event(event)
+        return result.accepted
+
     # --- commands ---
 
     def command(self, answer: str) -> bool:
@@ -502,8 +542,15 @@ class PlainUI:
         if word in ("h", "hint"):
             self.show_hint()
             return True
+        if word.split()[:1] == ["claim"]:
+            self.say("You may claim tricks while the cards are played, when you are asked for your card.")
+            return True
         if word == "help":
-            self.say(COMMANDS, "Bid with a number; play a card by its number in the list or as 10H, TH, AS.")
+            self.say(
+                COMMANDS,
+                "Bid with a number; play a card by its number in the list or as 10H, TH, AS. "
+                "A claim is certain when your cards make it sure; otherwise the others are asked.",
+            )
             return True
         return False
 

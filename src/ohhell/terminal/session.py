@@ -23,6 +23,13 @@ know (a sealed bid has no value, a deal no cards).
   bounded grace, counted on ``clock``) for the human to change it; ``keep_bid``
   ends the wait at once. A front end shows the wait counting down and goes on
   by itself when it is over: nobody has to press a key for the game to go on.
+- Claims (``ohhell.claim``): during the play the human may claim all, none or
+  some of the tricks left (``claim``). The referee decides whether the claim
+  is certain; if not, the bots are asked (``accepts_claim``). A certain claim
+  of every trick left, or one all the others accept, is played out at once; a
+  certain claim of fewer tricks hands the human's cards to the referee, which
+  plays them as a bot's turn (``next`` says ``BOT``, ``choose`` gives the card
+  that keeps the claim). Accepted claims are saved in the record.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
@@ -45,6 +53,7 @@ from .. import (
     Action,
     Bidding,
     ChangeBid,
+    Claim,
     Deal,
     Event,
     GameState,
@@ -62,6 +71,8 @@ from .. import (
     seeded_chance,
 )
 from ..bots import Bot, IllegalBotActionError, get_bot, opponent_levels
+from ..bots.claims import accepts_claim
+from ..claim import SEARCH_BUDGET, check_claim, claim_holds, settling_play, tricks_left
 from ..describe import BOT_SEAT_NAMES
 
 if TYPE_CHECKING:
@@ -84,6 +95,33 @@ class Next(Enum):
     BOT = "bot"  # a bot is to act: call step()
     CHANCE = "chance"  # a draw or a deal: call step()
     OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimResult:
+    """What came of the human's claim of ``tricks`` of the ``left`` tricks left.
+
+    ``certain``: the cards make it sure (accepted at once); ``agreed``: every
+    other seat accepted it; otherwise ``refused_by`` names the seats that
+    refused, and nothing changed. ``events`` are the plays that settled the
+    hand at once (empty when the human's cards are played turn by turn, or
+    when the claim was refused)."""
+
+    tricks: int
+    left: int
+    certain: bool
+    agreed: bool = False
+    refused_by: tuple[int, ...] = ()
+    events: tuple[Event, ...] = ()
+
+    @property
+    def accepted(self) -> bool:
+        return self.certain or self.agreed
+
+    @property
+    def settled(self) -> bool:
+        """Was the rest of the hand played out at once?"""
+        return self.agreed or (self.certain and self.tricks == self.left)
 
 
 def default_save_path() -> Path:
@@ -172,6 +210,7 @@ class Session:
         state: GameState | None = None,
         change_grace: float = CHANGE_GRACE,
         clock: Callable[[], float] = time.monotonic,
+        claims: Sequence[Claim] = (),
     ) -> None:
         n = rules.players
         if len(names) != n or len(kinds) != n:
@@ -204,6 +243,9 @@ class Session:
             for s, k in enumerate(kinds)
             if k != HUMAN
         }
+        self.claims: list[Claim] = list(claims)  # accepted claims, saved in the record
+        # Positions the referee searches to find a claim certain (past them the bots are asked).
+        self.claim_budget = SEARCH_BUDGET
 
     # --- Setting up ---
 
@@ -306,6 +348,7 @@ class Session:
             state=state,
             change_grace=change_grace,
             clock=clock,
+            claims=record.claims,
         )
 
     # --- Saving ---
@@ -319,7 +362,7 @@ class Session:
             ("seed", str(self.seed)),
             ("think", f"{self.think:g}"),
         )
-        return Record.from_state(self.state, self.names, tags)
+        return Record.from_state(self.state, self.names, tags, claims=self.claims)
 
     def save(self) -> None:
         """Write the record to ``save_path`` (atomically); nothing without a path."""
@@ -368,7 +411,8 @@ class Session:
         if waiting.chance:
             return Next.CHANCE
         if self.human in waiting.to_ask:
-            return Next.HUMAN
+            # A certain claim of fewer tricks than were left: the referee plays the human's cards.
+            return Next.BOT if self.playing_for_you() is not None else Next.HUMAN
         # R-BID-CHANGE: the next bidder waits for the human's change only for
         # the grace; after it the bot bids (a change typed before then still counts).
         if self.match.change_holds() == self.human:
@@ -402,10 +446,34 @@ class Session:
         """The bot seat to ask next, if a bot is to act."""
         if self.next() is not Next.BOT:
             return None
+        if self.playing_for_you() is not None:
+            return self.human
         for seat in self.match.to_ask():
             if seat != self.human:
                 return seat
         return None  # pragma: no cover - next() said a bot acts
+
+    def tricks_left(self) -> int:
+        """Tricks still to be played in the hand, the one under way included."""
+        return tricks_left(self.state)
+
+    def playing_for_you(self) -> Claim | None:
+        """The human's claim of this hand whose cards the referee plays, if the
+        human is to play now (a certain claim of fewer tricks than were left)."""
+        st = self.state
+        if st.phase is not Phase.PLAY or st.to_act != self.human:
+            return None
+        return self.current_claim()
+
+    def current_claim(self) -> Claim | None:
+        """The human's accepted claim in the hand being played, if any."""
+        st = self.state
+        if st.phase is not Phase.PLAY:
+            return None
+        for claim in reversed(self.claims):
+            if claim.seat == self.human and claim.at >= st.hand_log_start:
+                return claim
+        return None
 
     def level(self, seat: int) -> str:
         return self.kinds[seat]
@@ -414,7 +482,11 @@ class Session:
 
     def choose(self, seat: int) -> Action:
         """The bot in ``seat``'s choice from its own observation; changes nothing,
-        so a front end may run it in a worker thread while it draws the table."""
+        so a front end may run it in a worker thread while it draws the table.
+        For the human's seat under a claim it is the card that keeps the claim."""
+        claim = self.playing_for_you() if seat == self.human else None
+        if claim is not None:
+            return settling_play(self.state, claim)
         bot = self._bots[seat]
         obs = observe(self.state, seat)
         action = bot.choose(obs, _rng(self.seed, "bot", len(self.state.log), seat))
@@ -454,6 +526,54 @@ class Session:
                 reason="turn",
             )
         return self._apply(action)
+
+    def check_claim(self, tricks: int = 0) -> None:
+        """Raise ``IllegalActionError`` with the reason if the human may not
+        claim ``tricks`` now (a front end asks with 0 before it asks how many)."""
+        check_claim(self.state, self.human, tricks)
+        if self.current_claim() is not None:
+            raise IllegalActionError("you have claimed in this hand already", seat=self.human, reason="claim")
+
+    def claim(self, tricks: int) -> ClaimResult:
+        """The human claims exactly ``tricks`` of the tricks left in the hand.
+
+        Raises ``IllegalActionError`` (with the reason) for a claim that cannot
+        be made now. A certain claim is accepted at once; another is put to
+        the bots, each answering from its own observation. An accepted claim
+        of every trick left, or an agreed one, plays the hand out now (its
+        events are in the result); a certain claim of fewer tricks has the
+        referee play the human's cards on their turns (see ``next``)."""
+        st = self.state
+        self.check_claim(tricks)
+        left = tricks_left(st)
+        claim = Claim(self.human, tricks, len(st.log))
+        if claim_holds(st, self.human, tricks, budget=self.claim_budget) is True:
+            self.claims.append(claim)
+            if tricks < left:
+                self.save()
+                return ClaimResult(tricks, left, certain=True)
+            return ClaimResult(tricks, left, certain=True, events=self._settle(claim, agreed=False))
+        shown = tuple(st.hands[self.human])
+        refused = tuple(
+            seat
+            for seat in range(st.players)
+            if seat != self.human
+            and not accepts_claim(
+                observe(st, seat), self.human, tricks, shown, _rng(self.seed, "claim", len(st.log), seat)
+            )
+        )
+        if refused:
+            return ClaimResult(tricks, left, certain=False, refused_by=refused)
+        self.claims.append(claim)
+        return ClaimResult(tricks, left, certain=False, agreed=True, events=self._settle(claim, agreed=True))
+
+    def _settle(self, claim: Claim, *, agreed: bool) -> tuple[Event, ...]:
+        """Play the rest of the hand so that ``claim`` comes true."""
+        hand = self.state.hand_number
+        events: list[Event] = []
+        while self.state.phase is Phase.PLAY and self.state.hand_number == hand:
+            events.append(self._apply(settling_play(self.state, claim, agreed=agreed)))
+        return tuple(events)
 
     def keep_bid(self) -> None:
         """R-BID-CHANGE: the human keeps the bid it may still change; bots go on."""

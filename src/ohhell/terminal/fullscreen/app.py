@@ -12,8 +12,9 @@ was dealt with for the whole hand (the keys of cards played are not given to
 others); or the arrows, which move a cursor over the playable cards only
 (it starts on one, or on the hinted card), and Enter. Bids by digits (two
 digits for bids over 9, or Enter after one); trump ``1``-``5``; Enter takes
-the hint's bid, trump or card. ``h`` hint, ``?`` rules, ``s`` score sheet,
-``q`` save and quit; Enter continues after a trick. After your bid, while
+the hint's bid, trump or card. ``h`` hint, ``k`` claim tricks (see
+``claim``), ``?`` rules, ``s`` score sheet, ``q`` save and quit; Enter
+continues after a trick. After your bid, while
 the rules let you change it (R-BID-CHANGE), the next bidder waits a few
 seconds, counted down on screen: a digit changes the bid, Enter lets the next
 bidder go on at once, and when the time is up the game goes on by itself.
@@ -27,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import math
 from collections import Counter
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -45,6 +47,7 @@ from ... import (
     Card,
     ChangeBid,
     Event,
+    HandResult,
     IllegalActionError,
     NameTrump,
     Observation,
@@ -54,6 +57,7 @@ from ... import (
 )
 from ...describe import balance_words, refusal_words, rules_title, sort_hand
 from ..session import Next, Session
+from .claim import CLAIM_KEY, start_claim
 from .layout import COMPACT, FULL, fitting_layout, need, too_small_words
 from .screens import FinalScreen, RulesScreen, ScoreScreen
 from .style import CSS
@@ -62,6 +66,7 @@ from .widgets import (
     CardWidget,
     Chip,
     card_text,
+    hand_over_view,
     log_lines,
     players_table,
     suit_style,
@@ -83,6 +88,7 @@ class OhHellApp(App[str]):
     CSS = CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "hint", "Hint"),
+        Binding(CLAIM_KEY, "claim", "Claim"),
         Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("s", "scores", "Scores"),
         Binding("l", "log", "Log"),
@@ -112,6 +118,7 @@ class OhHellApp(App[str]):
         self.busy = False  # bots or chance are moving, or a trick or score sheet is shown
         self.waiting_continue = False
         self.shown_trick: Trick | None = None
+        self.finished: HandResult | None = None  # the hand just over, shown until its sheet is closed
         self.thinking: int | None = None
         self.error: str | None = None
         self.note: Text | None = None  # a hint, or a short message
@@ -220,6 +227,8 @@ class OhHellApp(App[str]):
             return
         s = self.session
         obs = s.observation()
+        if self.finished is not None:  # the table still shows the hand just over, not the next dealer
+            obs = hand_over_view(obs, self.finished)
         mode = self.mode()
         self._show("#title", self.title_text(obs))
         table_key = (
@@ -458,12 +467,16 @@ class OhHellApp(App[str]):
     # --- the match moving on ---
 
     @work(exclusive=True, group="game")
-    async def advance(self, first: Event | None = None) -> None:
-        """Show the human's last event, then play bots and chance until the human
-        is to act or the match is over."""
+    async def advance(self, first: Event | None = None, settled: Sequence[Event] = ()) -> None:
+        """Show the human's last event (or the plays that settled a claim), then
+        play bots and chance until the human is to act or the match is over."""
         s = self.session
         self.busy = True
         try:
+            for event in settled[:-1]:  # played out at once: logged, no pauses
+                self.log_event(event)
+            if settled:
+                await self.after_event(settled[-1], by_bot=False)
             if first is not None:
                 await self.after_event(first, by_bot=False)
             while True:
@@ -487,6 +500,8 @@ class OhHellApp(App[str]):
                         self.refresh_view()
                         action = await asyncio.to_thread(s.choose, seat)
                         self.thinking = None
+                    elif seat == s.human:  # your claim: the referee plays your card (a search)
+                        action = await asyncio.to_thread(s.choose, seat)
                     else:
                         action = s.choose(seat)
                     event = s.step(action)
@@ -498,6 +513,7 @@ class OhHellApp(App[str]):
                 self.refresh_view()
 
     async def after_event(self, event: Event, *, by_bot: bool) -> None:
+        self.finished = event.result
         self.log_event(event)
         self.refresh_view()
         if event.trick is not None and self.trick_pause > 0:
@@ -510,6 +526,7 @@ class OhHellApp(App[str]):
             await self.push_screen_wait(
                 ScoreScreen(self.session.observation().results, self.session.names, heading)
             )
+            self.finished = None
         elif by_bot and event.kind not in ("deal", "draw") and self.pause > 0:
             await asyncio.sleep(self.pause)
 
@@ -724,6 +741,10 @@ class OhHellApp(App[str]):
         self.note = Text(f"Hint: the expert would {hint_words(found, key)}.", style="bold yellow")
         self.refresh_view()
 
+    def action_claim(self) -> None:
+        if self._main_screen():
+            start_claim(self)
+
     def action_rules(self) -> None:
         if isinstance(self.screen, RulesScreen):
             return
@@ -747,6 +768,6 @@ class OhHellApp(App[str]):
         # and while the window is too small to show the table.
         if action == "log":
             return self.layout == COMPACT and self._main_screen()
-        if action in ("hint", "scores", "key", "confirm", "move"):
+        if action in ("hint", "claim", "scores", "key", "confirm", "move"):
             return self._main_screen() and self.layout is not None
         return True

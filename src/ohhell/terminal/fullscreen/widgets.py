@@ -8,6 +8,7 @@ results: the app never hands a widget the game state.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rich import box
 from rich.console import Console
@@ -17,7 +18,7 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
 
-from ... import Card, Event, HandResult, NameTrump, Observation, Play, Suit, Trick, standings
+from ... import Card, Event, HandResult, NameTrump, Observation, Phase, Play, Suit, Trick, standings
 from ...describe import plural
 
 RED_SUITS = (Suit.HEARTS, Suit.DIAMONDS)
@@ -107,6 +108,31 @@ class Chip(Static):
         self.post_message(self.Chosen(self.value))  # a forbidden bid is refused with the reason
 
 
+TABLE_WIDTH = 8
+
+
+def hand_over_view(obs: Observation, result: HandResult) -> Observation:
+    """``obs`` as the table shows it while the hand just over is on screen:
+    that hand's number, size, dealer, bids and tricks (the state has already
+    passed the deal to the next dealer)."""
+    return replace(
+        obs,
+        phase=Phase.PLAY,
+        hand_number=result.number - 1,
+        hand_size=result.size,
+        dealer=result.dealer,
+        extra_hand=result.extra,
+        trump=result.trump,
+        turned=result.turned,
+        trump_decided=True,
+        bids=result.bids,
+        has_bid=(True,) * obs.players,
+        taken=result.tricks,
+        actors=(),
+        legal_actions=(),
+    )
+
+
 def players_table(
     obs: Observation,
     names: Sequence[str],
@@ -126,7 +152,9 @@ def players_table(
     table.add_column("Bid", justify="right")
     table.add_column("Took", justify="right")
     table.add_column("Score", justify="right")
-    table.add_column("Table", justify="center", min_width=6)
+    # As wide from the start as its widest cell ("10♥ wins"), so that the
+    # columns do not shift when a trick's winner is shown.
+    table.add_column("Table", justify="center", min_width=TABLE_WIDTH)
     if obs.devils_bridge:
         table.add_column("Holds", justify="center")
     if obs.rules.teams is not None:

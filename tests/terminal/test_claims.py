@@ -1,0 +1,218 @@
+"""Claims in `ohhell play` (the session, the line mode and the full screen):
+a certain claim of every trick left plays the hand out at once; a certain
+claim of fewer has the human's cards played for them while the bots play on;
+a claim the cards do not settle is put to the bots, who refuse (nothing
+changes) or all accept (the hand is played out); claims are saved in the
+record, replayed, and kept on resume."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+import pytest
+
+from ohhell import (
+    Bid,
+    Card,
+    Claim,
+    Deal,
+    GameState,
+    IllegalActionError,
+    Phase,
+    apply,
+    load,
+    make_rules,
+    new_game,
+    parse_cards,
+)
+from ohhell.record import dumps
+from ohhell.terminal.claim_words import claim_answer, claim_words
+from ohhell.terminal.plain import COMMANDS, PlainUI
+from ohhell.terminal.session import Next, Session
+
+NAMES = ("You", "Bruno", "Chloe")
+
+
+def dealt(hands: tuple[str, ...], turned: str = "2C", bids: tuple[int, ...] | None = None) -> GameState:
+    """One hand dealt as given, the human (seat 0) bidding and leading first, bid as ``bids``."""
+    n = len(hands)
+    size = len(hands[0].split())
+    options = {"players": str(n), "hand-sizes": str(size), "first-dealer": str(n - 1), "hook": "no"}
+    state = new_game(make_rules("pagat", options))
+    apply(state, Deal(tuple(tuple(parse_cards(h)) for h in hands), Card.parse(turned)))
+    for seat, bid in enumerate(bids or (0,) * n):
+        apply(state, Bid(seat, bid))
+    assert state.phase is Phase.PLAY and state.to_act == 0
+    return state
+
+
+def session_over(state: GameState, path: Path) -> Session:
+    session = Session(
+        state.rules,
+        names=NAMES[: state.players],
+        kinds=["human"] + ["intermediate"] * (state.players - 1),
+        seed=5,
+        save_path=path,
+        state=state,
+    )
+    session.save()
+    return session
+
+
+# The human holds the two top spades and leads: both tricks are theirs whatever happens.
+TOP = ("AS KS", "2H 3H", "4H 5H")
+# The human holds the three lowest spades, the others higher ones: the human takes none.
+LOW = ("2S 3S 4S", "AS KS QS", "JS 10S 9S")
+# The ace of spades and a low heart the others can beat: two tricks are not sure.
+MIXED = ("AS 2H", "KS 3H", "QH 5H")
+
+
+def test_a_certain_claim_of_every_trick_plays_the_hand_out_and_replays(tmp_path: Path) -> None:
+    session = session_over(dealt(TOP, bids=(2, 0, 0)), tmp_path / "m.ohr")
+    at = session.moves
+    result = session.claim(2)
+    assert result.certain and result.settled and not result.refused_by
+    assert [e.action.seat for e in result.events if e.action is not None] == [0, 1, 2, 0, 1, 2]
+    assert result.events[-1].result is not None and result.events[-1].result.tricks == (2, 0, 0)
+    assert session.is_over
+    record = load(tmp_path / "m.ohr")
+    assert record.claims == (Claim(0, 2, at),)
+    assert "claim 0 2" in dumps(record).splitlines()
+    assert record.replay(complete=True).results[-1].tricks == (2, 0, 0)
+    assert (
+        claim_words(result, NAMES)
+        == "You claim the 2 tricks left: certain from the cards, the hand is played out."
+    )
+
+
+def test_a_certain_claim_of_none_plays_your_cards_for_you_while_the_bots_play_on(tmp_path: Path) -> None:
+    session = session_over(dealt(LOW), tmp_path / "m.ohr")
+    result = session.claim(0)
+    assert result.certain and not result.settled and result.events == ()
+    assert claim_words(result, NAMES) == (
+        "You claim none of the 3 tricks left: certain; your cards are played for you."
+    )
+    played_for_you = 0
+    while not session.is_over:
+        assert session.next() is Next.BOT  # never asked again in this hand
+        seat = session.bot_seat()
+        event = session.step()
+        assert event.seat == seat
+        played_for_you += seat == 0
+    assert played_for_you == 3
+    assert session.state.results[-1].tricks[0] == 0
+    with pytest.raises(IllegalActionError):
+        session.claim(0)  # the hand is over: no claim now
+    assert load(tmp_path / "m.ohr").replay(complete=True).results[-1].tricks[0] == 0
+
+
+def test_a_claim_refused_by_a_bot_changes_nothing(tmp_path: Path) -> None:
+    session = session_over(dealt(MIXED), tmp_path / "m.ohr")
+    before = session.record()
+    result = session.claim(2)
+    assert not result.accepted and result.refused_by and result.events == ()
+    assert session.record() == before and session.claims == []
+    assert session.next() is Next.HUMAN
+    who = " and ".join(NAMES[s] for s in result.refused_by)
+    assert who in claim_words(result, NAMES) and claim_words(result, NAMES).endswith("your claim; play on.")
+
+
+def test_a_claim_the_bots_all_accept_plays_the_hand_out(tmp_path: Path) -> None:
+    # Top trumps: the claim holds in every deal the bots can imagine. The
+    # referee's search is given no room, so it cannot call the claim certain
+    # and the bots are asked.
+    session = session_over(dealt(TOP, turned="2S", bids=(2, 0, 0)), tmp_path / "m.ohr")
+    session.claim_budget = 0
+    result = session.claim(2)
+    assert result.agreed and not result.certain and result.settled
+    assert session.is_over and session.state.results[-1].tricks == (2, 0, 0)
+    assert claim_words(result, NAMES).endswith("Everyone accepts your claim: the hand is played out.")
+    assert load(tmp_path / "m.ohr").claims == (Claim(0, 2, 4),)
+
+
+def test_a_bad_claim_is_refused_with_the_reason(tmp_path: Path) -> None:
+    session = session_over(dealt(LOW), tmp_path / "m.ohr")
+    with pytest.raises(IllegalActionError, match="0 to 3"):
+        session.claim(4)
+    assert claim_answer("all", 3) == 3 and claim_answer("none", 3) == 0 and claim_answer("x", 3) is None
+
+
+def test_a_claim_is_saved_resumed_and_carried_on(tmp_path: Path) -> None:
+    path = tmp_path / "m.ohr"
+    session = session_over(dealt(LOW), path)
+    session.claim(0)
+    session.step()  # your first card, played for you
+    again = Session.resume(path)
+    assert again.claims == [Claim(0, 0, 4)]
+    played_for_you = 0
+    while not again.is_over:
+        assert again.next() is Next.BOT
+        played_for_you += again.bot_seat() == 0
+        again.step()
+    assert played_for_you == 2
+    assert again.state.results[-1].tricks[0] == 0
+    assert load(path).claims == (Claim(0, 0, 4),)
+
+
+def test_the_line_mode_takes_claim_none_at_the_card_prompt(tmp_path: Path) -> None:
+    session = session_over(dealt(LOW), tmp_path / "m.ohr")
+    out = io.StringIO()
+    code = PlainUI(session, io.StringIO("claim none\n"), out, io.StringIO(), echo=True).run()
+    text = out.getvalue()
+    assert code == 0 and session.is_over, text
+    assert "claim" in COMMANDS
+    assert (
+        "Your card: claim none\nYou claim none of the 3 tricks left: certain; your cards are played for you."
+        in text
+    )
+    assert text.count("You play ") == 3 and text.count("Your card:") == 1
+    assert session.state.results[-1].tricks[0] == 0
+    assert load(tmp_path / "m.ohr").claims == (Claim(0, 0, 4),)
+
+
+def test_the_line_mode_says_who_refuses(tmp_path: Path) -> None:
+    session = session_over(dealt(MIXED), tmp_path / "m.ohr")
+    out = io.StringIO()
+    PlainUI(session, io.StringIO("claim all\nclaim 7\n"), out, io.StringIO(), echo=True).run()
+    text = out.getvalue()
+    assert "refuse" in text and "your claim; play on." in text
+    assert "Not allowed: A claim is for 0 to 2 of the tricks left, not 7." in text
+    assert session.claims == [] and session.next() is Next.HUMAN
+
+
+def test_the_full_screen_claim_key(tmp_path: Path) -> None:
+    pytest.importorskip("textual")
+    from textual.widgets import Static
+
+    from ohhell.terminal.fullscreen.app import OhHellApp
+    from ohhell.terminal.fullscreen.claim import CLAIM_KEY, ClaimScreen
+
+    session = session_over(dealt(LOW), tmp_path / "m.ohr")
+    app = OhHellApp(session, pause=0, trick_pause=0)
+
+    async def go() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert app.mode() == "play"
+            await pilot.press(CLAIM_KEY)
+            await pilot.pause()
+            assert isinstance(app.screen, ClaimScreen)
+            question = app.screen.query_one("#claim-question", Static).content
+            assert str(question) == "Claim how many of the 3 tricks left? (digits, a for all, 0 for none)"
+            await pilot.press("0")
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if session.is_over:
+                    break
+            assert session.is_over
+            assert app.note is not None
+            assert (
+                str(app.note)
+                == "You claim none of the 3 tricks left: certain; your cards are played for you."
+            )
+
+    asyncio.run(go())
+    assert session.state.results[-1].tricks[0] == 0
+    assert load(tmp_path / "m.ohr").claims == (Claim(0, 0, 4),)
