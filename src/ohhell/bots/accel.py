@@ -3,8 +3,8 @@
 The search bots spend most of their time walking their tree and finishing
 simulated hands with ``fastdeal.playout``; compiled, both run many times
 faster, so a search fits more simulations into the same think time. Numba
-is an optional extra (``pip install 'ohhell[fast]'``): without it, or for a
-pack of more than 64 cards (an Australian pack for many players),
+is an optional extra (``python3 -m pip install -e '.[fast]'``): without it,
+or for a pack of more than 64 cards (an Australian pack for many players),
 ``compiled_playout`` and ``compiled_tree`` return None and the bots use the
 pure-Python code. The two give the same tricks for the same cards, card for
 card, and the same simulations draw for draw (tests/bots/test_accel.py), so

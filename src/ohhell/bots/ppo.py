@@ -38,7 +38,7 @@ DEFAULT_POLICY: Final = "ppo_pagat4.npz"
 
 _NEEDS_NUMPY: Final = (
     "the ppo bot runs its network with NumPy, which is not installed; "
-    "install the research extra: pip install 'ohhell[research]'"
+    "install the research extra: python3 -m pip install -e '.[research]'"
 )
 
 

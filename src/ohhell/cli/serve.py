@@ -165,7 +165,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from ..web.app import create_app
     except ImportError as err:
         print(
-            f"ohhell serve needs the web extra ({err.name} is missing): python3 -m pip install 'ohhell[web]'",
+            f"ohhell serve needs the web extra ({err.name} is missing): python3 -m pip install -e '.[web]'",
             file=sys.stderr,
         )
         return 2

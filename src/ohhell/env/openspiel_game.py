@@ -1,7 +1,7 @@
 """Oh Hell as an OpenSpiel game: every rule set and the whole match, for OpenSpiel's algorithms.
 
 Importing this module registers the game ``python_ohhell`` with OpenSpiel
-(the optional extra ``openspiel``: ``pip install "ohhell[openspiel]"``), so
+(the optional extra ``openspiel``: ``python3 -m pip install -e '.[openspiel]'``), so
 ``pyspiel.load_game("python_ohhell(preset=pagat,players=3,hand_size=2)")``,
 OpenSpiel's random simulation checks and its algorithms (MCTS, ISMCTS, ...)
 run on our rules. Without OpenSpiel the module still imports; ``load_game``
@@ -87,7 +87,7 @@ except ImportError:  # the extra is missing: the module imports, and using it sa
     pyspiel = None
 
 GAME_NAME: Final = "python_ohhell"
-MISSING: Final = 'OpenSpiel is not installed: install the extra with pip install "ohhell[openspiel]"'
+MISSING: Final = "OpenSpiel is not installed: install the extra with python3 -m pip install -e '.[openspiel]'"
 DEFAULTS: Final[dict[str, Any]] = {"preset": "pagat", "players": 4, "hand_size": 0, "options": ""}
 """The game's parameters and their defaults."""
 

@@ -250,7 +250,7 @@ class _Sheet:
             from fpdf import FPDF
         except ImportError:
             raise SheetError(
-                "the PDF score sheet needs fpdf2: pip install 'ohhell[pdf]' (or pip install fpdf2)"
+                "the PDF score sheet needs fpdf2 (the extra ohhell[pdf]): python3 -m pip install -e '.[pdf]'"
             ) from None
         if paper not in PAPERS:
             raise SheetError(f"unknown paper {paper!r}; choose {' or '.join(PAPERS)}")
