@@ -14,7 +14,7 @@ import argparse
 import datetime
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Final, Literal, TextIO
 
 from .. import OPTION_NAMES, RulesError
 from ..describe import parse_seat, rule_options_for_people
@@ -144,6 +144,9 @@ def cmd_score(
             if made is None:
                 print("The input ended before the game was set up: nothing was saved.", file=err_out)
                 return 0
+            if made == QUIT:
+                print("You quit before the game was set up: nothing was saved.", file=out)
+                return 0
             game = made
             if path is not None:
                 try:
@@ -189,8 +192,21 @@ def _differences(args: argparse.Namespace, game: ScoreGame) -> list[str]:
     return out
 
 
-def new_game_from_answers(args: argparse.Namespace, inp: TextIO, out: TextIO) -> ScoreGame | None:
-    """Set up from the options, asking for the players and the first dealer when not given."""
+QUIT: Final = "quit"
+"""What ``new_game_from_answers`` returns when the player quits at its question."""
+
+
+def _is_quit(text: str, names: list[str]) -> bool:
+    """``quit`` (``q``, ``exit``) typed at "Who deals first?", unless a player has that name."""
+    word = text.strip().casefold()
+    return word in ("quit", "q", "exit") and word not in (n.casefold() for n in names)
+
+
+def new_game_from_answers(
+    args: argparse.Namespace, inp: TextIO, out: TextIO
+) -> ScoreGame | Literal["quit"] | None:
+    """Set up from the options, asking for the players and the first dealer when
+    not given; None when the input ends, ``QUIT`` when the player quits."""
 
     players_given = args.rule_players
     while True:
@@ -220,6 +236,8 @@ def new_game_from_answers(args: argparse.Namespace, inp: TextIO, out: TextIO) ->
             text = ask(inp, out, f"Who deals first? A name or a seat number 1 to {len(names)} ({hint}): ")
         if text is None:
             return None
+        if args.dealer is None and _is_quit(text, names):
+            return QUIT
         try:
             dealer = default if not text and default is not None else _seat(names, text)
             # The sheet's rules then say who deals first, so its export agrees with itself.
