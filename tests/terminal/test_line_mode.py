@@ -346,10 +346,12 @@ def test_quit_and_end_of_input_save_and_resume(tmp_path: Path) -> None:
     assert load(path).actions == tuple(session.state.log)
 
     resumed = Session.resume(path)
-    out = io.StringIO()
-    assert PlainUI(resumed, io.StringIO("\n".join(answers.given[3:5])), out).run() == 0
+    out, err = io.StringIO(), io.StringIO()
+    assert PlainUI(resumed, io.StringIO("\n".join(answers.given[3:5])), out, err).run() == 0
     assert "Resuming the match at hand" in out.getvalue()
-    assert "The input ended: the match is saved in" in out.getvalue()
+    # The stop is said on stderr: stdout keeps the game alone.
+    assert "The input ended: the match is saved in" in err.getvalue()
+    assert "The input ended" not in out.getvalue()
 
     last = Session.resume(path)
     out = io.StringIO()
@@ -462,8 +464,8 @@ def test_a_whole_match_piped_in_and_resumed(tmp_path: Path, variant: str) -> Non
     first = ohhell(
         *cli_args(variant), "--seed", "31", "--save", str(part), stdin="\n".join(answers.given[:half])
     )
-    assert first.returncode == 0 and "The input ended" in first.stdout  # not a terminal: line mode anyway
-    assert f"ohhell play --resume {part}" in first.stdout
+    assert first.returncode == 0 and "The input ended" in first.stderr  # not a terminal: line mode anyway
+    assert f"ohhell play --resume {part}" in first.stderr and "The input ended" not in first.stdout
     rest = ohhell("--resume", str(part), stdin="\n".join(answers.given[half:]) + "\n")
     assert rest.returncode == 0, rest.stderr
     assert final_lines(rest.stdout) == final_lines(text)
@@ -553,7 +555,7 @@ def test_the_default_file_and_a_previous_match_kept(tmp_path: Path) -> None:
     first = ohhell("--hand-sizes", "1", "--seed", "1", "--level", "random", env=env, stdin="0\n")
     assert first.returncode == 0
     current = tmp_path / "home" / "current.ohr"
-    assert current.exists() and "To continue it: ohhell play --resume\n" in first.stdout
+    assert current.exists() and "To continue it: ohhell play --resume\n" in first.stderr
     second = ohhell("--hand-sizes", "1", "--seed", "2", env=env, stdin="")
     assert "The previous match at" in second.stderr and "is kept as" in second.stderr
     kept = [p for p in current.parent.iterdir() if p.name.startswith("current-")]
@@ -646,7 +648,7 @@ def test_a_saved_match_is_offered_for_resuming(tmp_path: Path) -> None:
     env = {"OHHELL_HOME": str(tmp_path / "home")}
     current = tmp_path / "home" / "current.ohr"
     start = ohhell("--hand-sizes", "2,1", "--seed", "5", "--level", "random", env=env, stdin="0\n")
-    assert start.returncode == 0 and "The input ended" in start.stdout
+    assert start.returncode == 0 and "The input ended" in start.stderr
     saved = load(current).actions
 
     # Enter (or y) resumes: the saved match goes on, nothing is kept aside.

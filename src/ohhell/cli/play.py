@@ -18,7 +18,6 @@ from typing import Any, TextIO
 from .. import CHANGE_GRACE, OPTION_NAMES
 from ..bots import opponent_levels
 from ..describe import rules_title
-from ..score_words import standings_lines
 from ..terminal.session import (
     DEFAULT_LEVEL,
     KEEP_PREVIOUS,
@@ -27,6 +26,7 @@ from ..terminal.session import (
     default_save_path,
     keep_previous,
 )
+from ..terminal.you_words import standings_for_you
 
 DEFAULT_TRICK_PAUSE = 3.0
 """Seconds a finished trick stays on the full screen unless a key is pressed."""
@@ -254,7 +254,7 @@ def final_words(session: Session) -> str:
     """What stays in the terminal when the full screen closes on a finished
     match: the places, points and winner, then where the record is."""
     lines = ["The match is over. Final standings:"]
-    lines += standings_lines(session.rules, session.observation(), session.names)
+    lines += standings_for_you(session.rules, session.observation(), session.names, session.human)
     if session.save_path is not None:
         lines.append(
             f"The game record is in {session.save_path}: ohhell replay {session.save_path} shows every hand."

@@ -5,8 +5,10 @@ spades", hands as "spades A 10 4; hearts K 7"), there are no colour codes
 unless the output is a terminal, and a whole match can be played by piping
 answers in. A bad answer is re-asked with the reason. At any prompt ``h``
 asks for the expert's hint, ``?`` shows the rules, ``s`` the score sheet and
-``q`` saves and quits; the end of the input saves and quits too. The match is
-saved after every action anyway (see ``session``).
+``q`` saves and quits; the end of the input saves and quits too, saying so
+on stderr (stdout keeps the game alone). The match is saved after every
+action anyway (see ``session``). At the card prompt ``claim all``, ``claim
+none`` or ``claim 2`` claims tricks (``Session.claim`` decides).
 
 It shows only ``session.observation()`` and the session's events: what the
 human may know.
@@ -58,9 +60,10 @@ from ..describe import (
     suit_word,
     trump_words,
 )
-from ..score_words import result_lines, running_totals, score_sheet_lines, standings_lines
+from ..score_words import result_lines, running_totals, score_sheet_lines
 from .claim_words import claim_answer, claim_words, tricks_left_words
 from .session import HUMAN, Next, Session, default_save_path
+from .you_words import standings_for_you
 
 COMMANDS = (
     "At any prompt: h for a hint, ? for the rules, s for the score sheet, q to save and quit. "
@@ -579,7 +582,8 @@ class PlainUI:
     def final(self) -> None:
         s = self.session
         obs = s.observation()
-        self.say("", "The match is over. Final standings:", *standings_lines(s.rules, obs, self.names))
+        standings = standings_for_you(s.rules, obs, self.names, self.you)
+        self.say("", "The match is over. Final standings:", *standings)
         if s.save_path is not None:
             self.say(f"The game record is in {s.save_path}: ohhell replay {s.save_path} shows every hand.")
 

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 
 from ... import HandResult, Observation, Rules, Scoring, Standing, standings
 from ...describe import describe_rules, rules_title
-from ...score_words import tie_break_lines
+from ..you_words import tie_break_for_you
 from .widgets import score_sheets, standings_table
 
 
@@ -119,7 +119,8 @@ class FinalScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         rules = self.obs.rules
-        notes = [Text(line) for line in tie_break_lines(rules, self.obs, self.names, self._table())]
+        you = self.obs.seat if self.obs.seat is not None else -1
+        notes = [Text(line) for line in tie_break_for_you(rules, self.obs, self.names, you, self._table())]
         if rules.scoring is Scoring.OKENUFF:
             nets = [sum(t - u for u in self.obs.totals) for t in self.obs.totals]  # R-SETTLE
             settle = ", ".join(f"{self.names[s]} {nets[s]:+d}" for s in range(len(self.names)))
