@@ -101,6 +101,17 @@ def claim_holds(state: GameState, seat: int, tricks: int, *, budget: int = SEARC
         return None
 
 
+def claim_possible(state: GameState, seat: int, tricks: int, *, budget: int = SEARCH_BUDGET) -> bool | None:
+    """Can the hand end with ``seat`` taking exactly ``tricks`` more, every
+    seat playing to that end? (An agreed claim must be; None: not known.)"""
+    check_claim(state, seat, tricks)
+    search = _Search(state, seat, budget)
+    try:
+        return search.possible(_position(state), tricks)
+    except _OutOfBudget:
+        return None
+
+
 def settling_play(state: GameState, claim: Claim, *, agreed: bool = False) -> Play:
     """The card the seat to play puts down so that ``claim`` comes true.
 
@@ -217,4 +228,12 @@ class _Search:
         return result
 
 
-__all__ = ["SEARCH_BUDGET", "Claim", "check_claim", "claim_holds", "settling_play", "tricks_left"]
+__all__ = [
+    "SEARCH_BUDGET",
+    "Claim",
+    "check_claim",
+    "claim_holds",
+    "claim_possible",
+    "settling_play",
+    "tricks_left",
+]

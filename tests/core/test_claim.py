@@ -22,6 +22,7 @@ from ohhell import (
     apply,
     check_claim,
     claim_holds,
+    claim_possible,
     dumps,
     legal_actions,
     loads,
@@ -160,6 +161,7 @@ def test_an_agreed_claim_is_played_out_so_that_it_comes_true_when_it_can(seed: i
         trial = state.clone()
         claim = Claim(seat, k, len(trial.log))
         possible = brute_possible(trial, seat, k)  # can the cards end that way at all?
+        assert claim_possible(trial, seat, k) == possible
         while trial.hand_number == hand:
             apply(trial, settling_play(trial, claim, agreed=True))
         took = trial.results[-1].tricks[seat] - start

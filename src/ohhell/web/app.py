@@ -497,13 +497,25 @@ class Server:
         if kind in ("chat", "react", "mute", "silence", "remove"):
             await self._social(table, conn, message)
             return
-        if kind not in ("act", "keep", "back", "replace", "leave", "end"):
+        if kind not in ("act", "keep", "back", "replace", "leave", "end", "claim", "answer"):
             raise ProtocolError(
-                f"unknown message type {kind!r}: act, keep, back, replace, leave, end, hint, ping, "
-                "chat, react, mute, silence or remove"
+                f"unknown message type {kind!r}: act, keep, back, replace, leave, end, claim, answer, "
+                "hint, ping, chat, react, mute, silence or remove"
             )
         if conn.seat is None:
             raise TableError("you are watching: only a seated player may act", "seat")
+        if kind == "claim":
+            tricks = message.get("tricks")
+            if type(tricks) is not int:
+                raise ProtocolError('"tricks" must be how many of the tricks left you claim (0 for none)')
+            await table.claims.make(conn.seat, tricks)
+            return
+        if kind == "answer":
+            accept = message.get("accept")
+            if type(accept) is not bool:
+                raise ProtocolError('"accept" must be true (accept the claim) or false (refuse it)')
+            await table.claims.answer(conn.seat, accept)
+            return
         if kind == "leave":
             await seating.leave(table, conn.seat)
             return

@@ -40,11 +40,14 @@ from .. import (
     observe,
     parse_action,
     seeded_chance,
+    settling_play,
 )
 from ..bots import Bot, get_bot
 from ..describe import BOT_SEAT_NAMES, refusal_words
 from .chat import ChatRefused, TableChat, hears, line_json
+from .claims import TableClaims
 from .connection import QUEUE_LIMIT, SPECTATOR_QUEUE_LIMIT, Connection
+from .errors import TableError
 from .protocol import Json, dumps, observation_json, seen_json, trick_json
 from .store import SeatRow, StaleVersion, Store, TableRow
 from .thinking import Thinkers
@@ -76,16 +79,6 @@ class Host(Protocol):
     def unload(self, table: LiveTable) -> None: ...
 
     async def reload(self, table: LiveTable) -> None: ...
-
-
-class TableError(Exception):
-    """A request the table refuses; ``code`` says which kind (docs/web.md)."""
-
-    def __init__(self, message: str, code: str = "bad", status: int = 400, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.status = status
-        self.field = field  # the form's field the refusal is about, when it is one field
 
 
 def new_token() -> str:
@@ -170,6 +163,7 @@ class LiveTable:
         self.driver: asyncio.Task[None] | None = None
         self.bots: dict[tuple[int, str], Bot] = {}
         self.chat = TableChat(self.id, hub.store, row.settings, hub.now)
+        self.claims = TableClaims(self, row.settings.get("claims"))
 
     # --- What the table looks like ---
 
@@ -198,7 +192,7 @@ class LiveTable:
     def deadline(self, seat: int) -> float | None:
         """When the clock of a person choosing at ``seat`` runs out (monotonic)."""
         s = self.seats[seat]
-        if not self.clock or s.kind != HUMAN or self.status != "playing" or self.is_away(s):
+        if not self.clock or s.kind != HUMAN or self.status != "playing" or self.bot_plays(seat):
             return None
         if sum(1 for other in self.seats if other.kind == HUMAN) < 2:
             return None  # alone with bots: nobody waits, so no clock hurries the player
@@ -206,10 +200,10 @@ class LiveTable:
             return None  # a bid that may still be changed is a right, not a move owed: no clock
         return self.match.turn_started[seat] + self.clock
 
-    def _bot_chooses(self, seat: int, now: float | None = None) -> bool:
+    def bot_plays(self, seat: int, now: float | None = None) -> bool:
         """Does a bot choose for ``seat`` now (a bot's seat, or an away person's)?"""
         s = self.seats[seat]
-        return s.kind == BOT or self.is_away(s, now)
+        return s.kind == BOT or self.is_away(s, now) or self.claims.plays_for(seat)
 
     def _changer_holding_up(self, now: float | None = None) -> int | None:
         """R-BID-CHANGE: the person who may still change their bid, when
@@ -222,7 +216,7 @@ class LiveTable:
             return None
         if self.seats[change].kind != HUMAN or self.is_away(self.seats[change], now):
             return None
-        if not all(self._bot_chooses(seat, now) for seat in self.match.to_ask()):
+        if not all(self.bot_plays(seat, now) for seat in self.match.to_ask()):
             return None
         return change
 
@@ -303,6 +297,7 @@ class LiveTable:
             "last": last,
             "clocks": self.clocks(),
             "change_wait": self.change_wait(),
+            "claims": self.claims.shown(),
         }
         return dumps(message)
 
@@ -489,7 +484,7 @@ class LiveTable:
                 raise self._refusal(seat, action)
             if self.seats[seat].covered:
                 self.uncover(seat)  # the person acts again: the bot steps aside
-            await self._commit(action)
+            await self.commit(action)
 
     def uncover(self, seat: int) -> None:
         """The person at ``seat`` is back in charge of it."""
@@ -527,7 +522,7 @@ class LiveTable:
                     conn.post(text)
             self.wake.set()
 
-    async def _commit(self, action: Action) -> None:
+    async def commit(self, action: Action) -> None:
         """Store, then apply and send, one legal action (the lock is held).
 
         The state changes only once the action is stored, so nothing that
@@ -548,6 +543,7 @@ class LiveTable:
             log.exception("table %s: cannot store version %d", self.id, version)
             raise TableError("the action could not be stored; try again", "storage") from None
         self.match.submit(action)
+        self.claims.moved()  # a claim being asked is off once the play goes on
         self._after_change()
         if st.phase is Phase.OVER and self.status != "over":
             self.status = "over"
@@ -574,6 +570,9 @@ class LiveTable:
             # Nobody has ever opened this table's page: its bots wait, so
             # tables made and forgotten (or made by a flood) cost no work.
             return None
+        claim_wait = self.claims.waits(now)
+        if claim_wait is not None:  # a claim is put to the people here: the bots wait for the answers
+            return (-1, claim_wait)
         if self._changer_holding_up(now) is not None:
             # R-BID-CHANGE: the person may still change the bid: the bots
             # wait the short grace the page counts down, then bid.
@@ -582,7 +581,7 @@ class LiveTable:
         waits: list[float] = []
         for seat in self.match.to_ask():
             s = self.seats[seat]
-            if self._bot_chooses(seat, now):
+            if self.bot_plays(seat, now):
                 return (seat, self.hub.bot_delay)
             end = self.deadline(seat)
             if end is not None:
@@ -646,12 +645,17 @@ class LiveTable:
             async with self.lock:
                 if self.version == version and self.state.is_chance:
                     with contextlib.suppress(TableError):
-                        await self._commit(self.match.chance_action())
+                        await self.commit(self.match.chance_action())
             return
         level = self._level(seat)
         obs = observe(self.state, seat)
         seed = _seed(self.seed, "bot", version, seat)
-        if level in SEARCHING:
+        claim = self.claims.of_hand(seat)
+        action: Action
+        if claim is not None:
+            # The seat's certain claim: its cards are played so the claim comes true.
+            action = await asyncio.to_thread(settling_play, self.state, claim)
+        elif level in SEARCHING:
             # A search takes the server's --think seconds: away from the loop.
             action = await self.hub.thinkers.choose(level, {"seconds": self.hub.think}, obs, seed)
         elif level in QUICK:
@@ -663,10 +667,10 @@ class LiveTable:
         async with self.lock:
             if self.version != version or action not in self.match.legal(seat):
                 return  # the table moved on while the bot thought: ask again
-            if self.seats[seat].kind != BOT and not self.is_away(self.seats[seat]):
+            if not self.bot_plays(seat):
                 return  # the player came back (or acted) while the bot thought: the choice is theirs
             with contextlib.suppress(TableError):
-                await self._commit(action)
+                await self.commit(action)
 
     # --- The lobby ---
 
@@ -674,7 +678,7 @@ class LiveTable:
         names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
         kinds = ",".join(s.level or "bot" if s.kind == BOT else "human" for s in self.seats)
         tags = (("app", "ohhell serve"), ("table", self.id), ("kinds", kinds))
-        return Record.from_state(self.state, names, tags)
+        return Record.from_state(self.state, names, tags, claims=self.claims.accepted)
 
 
 def bot_name(seat: int, level: str) -> str:

@@ -1,0 +1,283 @@
+"""Claims at a table: a person says how many of the tricks left they take.
+
+The rules of a claim are the core's (``ohhell.claim``); this module runs them
+at a table. The server sees every hand, so:
+
+- a claim the cards make certain (``claim_holds``) is accepted at once;
+- any other claim is put to the others with the claimer's cards shown (as a
+  player who claims lays their hand down): bots answer by the cards they can
+  see (``bots.claims.accepts_claim``), people accept or refuse within
+  ``CLAIM_WAIT`` seconds (no answer is a refusal). While a claim is asked the
+  bots wait; a card played meanwhile withdraws it.
+
+An accepted claim is stored with the table (a restart keeps it) and goes into
+the game record. A claim of every trick left, or one the others agreed to, is
+settled at once: the rest of the hand is played out (``settling_play``) so
+that it comes true. A certain claim of fewer tricks hands the claimer's cards
+to the server, which plays them so that the claim comes true while the
+others play on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final, Protocol
+
+from .. import (
+    Card,
+    Claim,
+    IllegalActionError,
+    Phase,
+    check_claim,
+    claim_holds,
+    claim_possible,
+    observe,
+    settling_play,
+    tricks_left,
+)
+from ..bots.claims import accepts_claim
+from .errors import TableError
+
+if TYPE_CHECKING:
+    from .. import Action, GameState
+    from .connection import Connection
+    from .protocol import Json
+    from .store import Store
+
+log = logging.getLogger("ohhell.web")
+
+CLAIM_WAIT: Final = 30.0  # seconds the people at the table have to answer a claim
+
+
+class _Seat(Protocol):
+    seat: int
+    kind: str
+
+
+class _Hub(Protocol):
+    store: Store
+
+    def now(self) -> float: ...
+
+
+class ClaimTable(Protocol):
+    """What claims need of a table (table.py's ``LiveTable``)."""
+
+    id: str
+    seed: int
+    status: str
+    lock: asyncio.Lock
+    wake: asyncio.Event
+    connections: set[Connection]
+
+    @property
+    def hub(self) -> _Hub: ...
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def seats(self) -> Sequence[_Seat]: ...
+
+    def bot_plays(self, seat: int, now: float | None = None) -> bool: ...
+
+    async def commit(self, action: Action) -> None: ...
+
+    def broadcast_state(self) -> None: ...
+
+
+@dataclass
+class Asking:
+    """A claim put to the others, waiting for the people's answers."""
+
+    claim: Claim
+    left: int  # tricks left when it was made
+    shown: tuple[Card, ...]  # the claimer's cards, laid down
+    waiting: set[int]  # people who have not answered yet
+    until: float  # the table's clock: no answer by then is a refusal
+
+
+class TableClaims:
+    """One table's claims: those accepted (stored) and the one being asked."""
+
+    def __init__(self, table: ClaimTable, stored: str | None) -> None:
+        self.table = table
+        self.accepted: list[Claim] = [Claim(*row) for row in json.loads(stored or "[]")]
+        self.asking: Asking | None = None
+
+    # --- What the table shows ---
+
+    def of_hand(self, seat: int) -> Claim | None:
+        """``seat``'s accepted claim in the hand being played, if any."""
+        st = self.table.state
+        if st.phase is not Phase.PLAY:
+            return None
+        for claim in self.accepted:
+            if claim.seat == seat and claim.at >= st.hand_log_start:
+                return claim
+        return None
+
+    def plays_for(self, seat: int) -> bool:
+        """Does the server play ``seat``'s cards (its certain claim)?"""
+        return self.of_hand(seat) is not None
+
+    def shown(self) -> Json | None:
+        """The claim being asked and this hand's accepted claims, for the
+        state message (a page that connects late sees them too)."""
+        st = self.table.state
+        out: Json = {
+            "made": [
+                {"seat": c.seat, "tricks": c.tricks}
+                for c in self.accepted
+                if c.at >= st.hand_log_start and st.phase is Phase.PLAY
+            ]
+        }
+        if self.asking is not None:
+            out["asking"] = self._asked_json(self.asking)
+        return out if out["made"] or self.asking is not None else None
+
+    def _asked_json(self, a: Asking) -> Json:
+        left_ms = max(0, round((a.until - self.table.hub.now()) * 1000))
+        return {
+            "seat": a.claim.seat,
+            "tricks": a.claim.tricks,
+            "left": a.left,
+            "cards": [str(c) for c in a.shown],
+            "waiting": sorted(a.waiting),
+            "ms": left_ms,
+        }
+
+    def _tell(self, message: Json) -> None:
+        for conn in list(self.table.connections):
+            conn.post_json({"type": "claim", **message})
+
+    # --- Making and answering a claim ---
+
+    async def make(self, seat: int, tricks: int) -> None:
+        """``seat`` claims ``tricks`` of the tricks left (``TableError`` if not now)."""
+        table = self.table
+        async with table.lock:
+            st = table.state
+            if table.status != "playing":
+                raise TableError("the match is not being played", "turn")
+            try:
+                check_claim(st, seat, tricks)
+            except IllegalActionError as err:
+                raise TableError(str(err), "claim") from None
+            if self.asking is not None:
+                raise TableError("a claim is being answered: wait for it", "claim")
+            if self.of_hand(seat) is not None:
+                raise TableError("your claim of this hand stands already", "claim")
+            claim = Claim(seat, tricks, table.version)
+            left = tricks_left(st)
+            # Up to a second of search: away from the loop, the state held still by the lock.
+            certain = await asyncio.to_thread(claim_holds, st, seat, tricks)
+            if certain:
+                await self._accept(claim, left, agreed=False)
+                return
+            shown = tuple(st.hands[seat])
+            people = {
+                s.seat
+                for s in table.seats
+                if s.seat != seat and s.kind == "human" and not table.bot_plays(s.seat)
+            }
+            bots = [s for s in range(st.players) if s != seat and s not in people]
+            for other in bots:
+                rng = random.Random(f"ohhell-claim:{table.seed}:{table.version}:{other}")
+                obs = observe(st, other)
+                if not await asyncio.to_thread(accepts_claim, obs, seat, tricks, shown, rng):
+                    self._tell(_decided(claim, left, "refused", by=other))
+                    return
+            if not people:
+                await self._agreed(claim, left)
+                return
+            self.asking = Asking(claim, left, shown, people, table.hub.now() + CLAIM_WAIT)
+            self._tell({"status": "asked", **self._asked_json(self.asking)})
+            table.wake.set()
+
+    async def answer(self, seat: int, accept: bool) -> None:
+        """A person's answer to the claim being asked."""
+        async with self.table.lock:
+            a = self.asking
+            if a is None or seat not in a.waiting:
+                raise TableError("there is no claim for you to answer", "claim")
+            if not accept:
+                self.asking = None
+                self._tell(_decided(a.claim, a.left, "refused", by=seat))
+                self.table.wake.set()
+                return
+            a.waiting.discard(seat)
+            if a.waiting:
+                self._tell({"status": "asked", **self._asked_json(a)})
+                return
+            self.asking = None
+            await self._agreed(a.claim, a.left)
+
+    def waits(self, now: float) -> float | None:
+        """While a claim is asked, the seconds the bots still wait for the
+        answers; at the end an unanswered claim is refused (0 then)."""
+        a = self.asking
+        if a is None:
+            return None
+        if now < a.until:
+            return a.until - now
+        self.asking = None
+        self._tell(_decided(a.claim, a.left, "refused", by=min(a.waiting), why="no answer"))
+        return 0.0
+
+    def moved(self) -> None:
+        """An action was taken: a claim still being asked is off."""
+        a = self.asking
+        if a is not None:
+            self.asking = None
+            self._tell(_decided(a.claim, a.left, "withdrawn"))
+
+    async def _agreed(self, claim: Claim, left: int) -> None:
+        """Everyone agreed: settle it, if any play of the cards can make it."""
+        possible = await asyncio.to_thread(claim_possible, self.table.state, claim.seat, claim.tricks)
+        if not possible:
+            why = "no play of the cards left can end that way"
+            self._tell(_decided(claim, left, "refused", why=why))
+            return
+        await self._accept(claim, left, agreed=True)
+
+    async def _accept(self, claim: Claim, left: int, *, agreed: bool) -> None:
+        """Keep the claim (stored, told) and settle what is settled now. The lock is held."""
+        table = self.table
+        self.accepted.append(claim)
+        table.hub.store.set_setting(
+            table.id, "claims", json.dumps([[c.seat, c.tricks, c.at] for c in self.accepted])
+        )
+        self._tell(_decided(claim, left, "accepted", agreed=agreed))
+        if agreed or claim.tricks == left:
+            hand = table.state.hand_number
+            while table.state.hand_number == hand and table.state.phase is Phase.PLAY:
+                play = await asyncio.to_thread(settling_play, table.state, claim, agreed=agreed)
+                await table.commit(play)
+        table.broadcast_state()
+        table.wake.set()
+
+
+def _decided(
+    claim: Claim, left: int, status: str, *, by: int | None = None, agreed: bool = False, why: str = ""
+) -> Json:
+    return {
+        "status": status,
+        "seat": claim.seat,
+        "tricks": claim.tricks,
+        "left": left,
+        "by": by,
+        "agreed": agreed,
+        "why": why,
+    }
+
+
+__all__ = ["CLAIM_WAIT", "TableClaims"]

@@ -1,0 +1,203 @@
+"""Claims at a table (docs/web.md, "Claims"): certain claims accepted at once
+and settled, the others put to the table with the claimer's cards shown,
+bots answering by the cards, the record keeping the claim, a restart
+keeping a claim's autoplay.
+
+The server's own state is read here (``hub.tables``) only to know which
+claim the cards make certain, as the server does; every action goes
+through the WebSocket as a page's would.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+from web_support import Json, Player, connect, join, make_app
+
+from ohhell import Phase, Play, claim_holds, claim_possible, loads, tricks_left
+
+
+def serve(db: Path) -> TestClient:
+    return TestClient(make_app(str(db), change_grace=0))
+
+
+def live(client: TestClient, table: str) -> Any:
+    return client.app.state.server.hub.tables[table]  # type: ignore[attr-defined]
+
+
+def table_with(client: TestClient, sizes: str, seats: list[str], players: int = 4) -> tuple[str, list[str]]:
+    """A started table (the last seat deals, so seat 0 bids and leads first),
+    people at the "human" seats; returns the table and the people's tokens."""
+    options = {"players": str(players), "hand-sizes": sizes, "first-dealer": str(players - 1), "hook": "no"}
+    made = client.post("/api/tables", json={"options": options, "seats": seats, "name": "Ann"}).json()
+    tokens = [made["token"]] + [
+        join(client, made["table"], seat, f"P{seat}")
+        for seat, kind in enumerate(seats)
+        if seat and kind == "human"
+    ]
+    r = client.post(f"/api/tables/{made['table']}/start", json={"token": made["token"]})
+    assert r.status_code == 200, r.text
+    return made["table"], tokens
+
+
+def bid_until_play(client: TestClient, table: str, players: list[Player]) -> None:
+    """Every person bids the first bid offered until the cards are played."""
+    for p in players:
+        p.state_where(lambda m: True, "a first state")
+    server = live(client, table)
+    while server.state.phase is not Phase.PLAY:
+        version = server.version
+        for p in players:
+            p.state_at(version)
+        for p in players:
+            if any(a["kind"] == "bid" for a in p.obs["legal"]):
+                p.act(next(a for a in p.obs["legal"] if a["kind"] == "bid"), version)
+                p.state_where(lambda m, v=version: m["version"] > v, "the bid taken")
+                break
+        else:
+            players[0].state_where(lambda m, v=version: m["version"] > v, "a bot's bid")
+    version = server.version
+    for p in players:
+        p.state_at(version)
+
+
+def told(player: Player, status: str) -> Json:
+    return player.until(lambda m: m["type"] == "claim" and m["status"] == status, f"a claim {status}")
+
+
+def refused(player: Player) -> Json:
+    return player.until(lambda m: m["type"] == "error", "a refusal")
+
+
+def test_a_certain_claim_of_every_trick_left_settles_the_hand_and_the_record_keeps_it(tmp_path: Path) -> None:
+    # Hands of one card: the one trick is won or lost already, so exactly one
+    # of "all" (1) and "none" (0) is certain for the player to lead.
+    with serve(tmp_path / "t.db") as client:
+        table, (token,) = table_with(client, "1,1", ["human", "random", "random", "random"])
+        server = live(client, table)
+        with connect(client, table, token) as ann:
+            claims = []
+            for hand in (0, 1):
+                bid_until_play(client, table, [ann])
+                assert server.state.hand_number == hand and server.state.to_act == 0
+                assert tricks_left(server.state) == 1
+                certain = 1 if claim_holds(server.state, 0, 1) else 0
+                assert not claim_holds(server.state, 0, 1 - certain)
+                version = server.version
+                # The wrong claim is put to the bots, who refuse it: nothing changes.
+                ann.send({"type": "claim", "tricks": 1 - certain})
+                no = told(ann, "refused")
+                assert no["by"] in (1, 2, 3) and no["tricks"] == 1 - certain and server.version == version
+                ann.send({"type": "claim", "tricks": certain})
+                yes = told(ann, "accepted")
+                assert (yes["seat"], yes["tricks"], yes["left"], yes["agreed"]) == (0, certain, 1, False)
+                settled = ann.state_where(lambda m, h=hand: len(m["obs"]["results"]) == h + 1, "settled")
+                assert settled["obs"]["results"][hand]["tricks"][0] == certain
+                # The four cards played out at once, right after the claim.
+                assert all(isinstance(a, Play) for a in server.state.log[version : version + 4])
+                claims.append((0, certain, version))
+        text = client.get(f"/api/tables/{table}/record").text
+    record = loads(text)
+    assert [(c.seat, c.tricks, c.at) for c in record.claims] == claims
+    assert text.count("claim 0 ") == 2
+    record.replay(complete=True)  # the claims came true
+
+
+def test_bad_claims_and_answers_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    with serve(tmp_path / "t.db") as client:
+        table, (token,) = table_with(client, "2", ["human", "random", "random", "random"])
+        with connect(client, table, token) as ann:
+            bid_until_play(client, table, [ann])
+            version = live(client, table).version
+            for bad in (3, -1):
+                ann.send({"type": "claim", "tricks": bad})
+                error = refused(ann)
+                assert "0 to 2" in error["error"] and error["code"] == "claim"
+            ann.send({"type": "claim", "tricks": "all"})
+            assert '"tricks"' in refused(ann)["error"]
+            ann.send({"type": "answer", "accept": True})
+            assert "no claim for you" in refused(ann)["error"]
+            assert live(client, table).version == version
+
+
+def test_an_uncertain_claim_goes_to_the_people_with_the_cards_shown(tmp_path: Path) -> None:
+    # Three people, no bot: a claim the cards do not make certain is asked.
+    with serve(tmp_path / "t.db") as client:
+        for _ in range(40):  # deals until the host has a claim that is possible but not certain
+            table, tokens = table_with(client, "2", ["human"] * 3, players=3)
+            server = live(client, table)
+            with (
+                connect(client, table, tokens[0]) as a,
+                connect(client, table, tokens[1]) as b,
+                connect(client, table, tokens[2]) as c,
+            ):
+                bid_until_play(client, table, [a, b, c])
+                if server.state.to_act != 0:
+                    continue
+                open_claims = [
+                    k
+                    for k in range(3)
+                    if not claim_holds(server.state, 0, k) and claim_possible(server.state, 0, k)
+                ]
+                if not open_claims:
+                    continue
+                k = open_claims[0]
+                shown = sorted(str(card) for card in server.state.hands[0])
+                version = server.version
+                a.send({"type": "claim", "tricks": k})
+                for p in (a, b, c):
+                    asked = told(p, "asked")
+                    assert (asked["seat"], asked["tricks"], asked["left"]) == (0, k, 2)
+                    assert sorted(asked["cards"]) == shown and asked["waiting"] == [1, 2]
+                a.send({"type": "answer", "accept": True})  # the claimer does not answer
+                assert refused(a)["code"] == "claim"
+                c.send({"type": "answer", "accept": False})
+                no = told(b, "refused")
+                assert no["by"] == 2 and server.version == version
+                # Asked again, and agreed by both: the hand is played out so it comes true.
+                a.send({"type": "claim", "tricks": k})
+                told(b, "asked")
+                b.send({"type": "answer", "accept": True})
+                c.until(lambda m: m["type"] == "claim" and m.get("waiting") == [2], "the first yes told")
+                c.send({"type": "answer", "accept": True})
+                yes = told(a, "accepted")
+                assert yes["agreed"] and yes["tricks"] == k
+                settled = a.state_where(lambda m: len(m["obs"]["results"]) == 1, "the hand played out")
+                assert settled["obs"]["results"][0]["tricks"][0] == k
+                return
+        raise AssertionError("no deal in 40 gave the host an uncertain claim")
+
+
+def test_a_certain_claim_of_fewer_tricks_plays_the_claimers_cards_even_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "t.db"
+    found = None
+    with serve(db) as client:
+        for _ in range(40):
+            table, (token,) = table_with(client, "3", ["human", "random", "random", "random"])
+            server = live(client, table)
+            with connect(client, table, token) as ann:
+                bid_until_play(client, table, [ann])
+                if server.state.to_act != 0:
+                    continue
+                sure = [k for k in range(3) if claim_holds(server.state, 0, k)]  # fewer than all 3
+                if not sure:
+                    continue
+                k = sure[0]
+                ann.send({"type": "claim", "tricks": k})
+                assert told(ann, "accepted")["tricks"] == k
+                # The server plays Ann's cards now: her first card goes without her.
+                ann.state_where(lambda m: m["obs"]["hand_counts"][0] == 2, "Ann's card played for her")
+                found = (table, token, k)
+                break
+    assert found is not None, "no deal in 40 gave a certain claim of fewer than 3 tricks"
+    table, token, k = found
+    with serve(db) as client, connect(client, table, token) as ann:  # a restart: the claim stands
+        # The claim was stored with the table: the restarted server knows it
+        # (and plays on for Ann if her hand was not over yet).
+        assert [(c.seat, c.tricks) for c in live(client, table).claims.accepted] == [(0, k)]
+        end = ann.state_where(lambda m: len(m["obs"]["results"]) == 1, "the hand's end")
+        assert end["obs"]["results"][0]["tricks"][0] == k
