@@ -132,6 +132,20 @@ def test_a_claim_the_bots_all_accept_plays_the_hand_out(tmp_path: Path) -> None:
     assert load(tmp_path / "m.ohr").claims == (Claim(0, 2, 4),)
 
 
+def test_a_claim_all_accept_but_the_cards_cannot_make_is_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bots judge from what they see; the referee settles only what the real
+    # cards can give: here the 2 of hearts cannot take a trick.
+    monkeypatch.setattr("ohhell.terminal.session.accepts_claim", lambda *args: True)
+    session = session_over(dealt(MIXED), tmp_path / "m.ohr")
+    before = session.record()
+    result = session.claim(2)
+    assert result.impossible and not result.accepted and result.events == ()
+    assert session.record() == before and session.next() is Next.HUMAN
+    assert claim_words(result, NAMES).endswith("no play of the cards left can end that way; play on.")
+
+
 def test_a_bad_claim_is_refused_with_the_reason(tmp_path: Path) -> None:
     session = session_over(dealt(LOW), tmp_path / "m.ohr")
     with pytest.raises(IllegalActionError, match="0 to 3"):

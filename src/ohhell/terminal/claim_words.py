@@ -53,6 +53,8 @@ def claim_words(result: ClaimResult, names: Sequence[str]) -> str:
         return f"{said}: certain; your cards are played for you."
     if result.agreed:
         return f"{said}. Everyone accepts your claim: the hand is played out."
+    if result.impossible:
+        return f"{said}. Everyone accepts, but no play of the cards left can end that way; play on."
     who = [names[seat] for seat in result.refused_by]
     if len(who) == 1:
         return f"{said}. {who[0]} refuses your claim; play on."

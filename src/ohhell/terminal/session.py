@@ -72,7 +72,7 @@ from .. import (
 )
 from ..bots import Bot, IllegalBotActionError, get_bot, opponent_levels
 from ..bots.claims import accepts_claim
-from ..claim import SEARCH_BUDGET, check_claim, claim_holds, settling_play, tricks_left
+from ..claim import SEARCH_BUDGET, check_claim, claim_holds, claim_possible, settling_play, tricks_left
 from ..describe import BOT_SEAT_NAMES
 
 if TYPE_CHECKING:
@@ -103,7 +103,8 @@ class ClaimResult:
 
     ``certain``: the cards make it sure (accepted at once); ``agreed``: every
     other seat accepted it; otherwise ``refused_by`` names the seats that
-    refused, and nothing changed. ``events`` are the plays that settled the
+    refused, or ``impossible`` says that all accepted a claim no play of the
+    cards left can make come true, and nothing changed. ``events`` are the plays that settled the
     hand at once (empty when the human's cards are played turn by turn, or
     when the claim was refused)."""
 
@@ -112,6 +113,7 @@ class ClaimResult:
     certain: bool
     agreed: bool = False
     refused_by: tuple[int, ...] = ()
+    impossible: bool = False
     events: tuple[Event, ...] = ()
 
     @property
@@ -564,6 +566,10 @@ class Session:
         )
         if refused:
             return ClaimResult(tricks, left, certain=False, refused_by=refused)
+        # The bots judged from what they see: the referee settles only a claim
+        # some play of the real cards can make come true.
+        if claim_possible(st, self.human, tricks) is not True:
+            return ClaimResult(tricks, left, certain=False, impossible=True)
         self.claims.append(claim)
         return ClaimResult(tricks, left, certain=False, agreed=True, events=self._settle(claim, agreed=True))
 
