@@ -230,3 +230,39 @@ def test_the_full_screen_claim_key(tmp_path: Path) -> None:
     asyncio.run(go())
     assert session.state.results[-1].tricks[0] == 0
     assert load(tmp_path / "m.ohr").claims == (Claim(0, 0, 4),)
+
+
+def test_the_full_screen_claims_all_with_a_and_escape_claims_nothing(tmp_path: Path) -> None:
+    pytest.importorskip("textual")
+    from textual.widgets import RichLog, Static
+
+    from ohhell.terminal.fullscreen.app import OhHellApp
+    from ohhell.terminal.fullscreen.claim import CLAIM_KEY, ClaimScreen
+
+    session = session_over(dealt(TOP, bids=(2, 0, 0)), tmp_path / "m.ohr")
+    app = OhHellApp(session, pause=0, trick_pause=0)
+
+    async def go() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press(CLAIM_KEY, "3")  # more than the 2 tricks left: said, and asked again
+            await pilot.pause()
+            assert isinstance(app.screen, ClaimScreen)
+            typed = str(app.screen.query_one("#claim-typed", Static).content)
+            assert typed == "There are 2 tricks left: claim 0 to 2, or a for all."
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, ClaimScreen) and app.mode() == "play" and session.claims == []
+            await pilot.press(CLAIM_KEY, "a")
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if session.is_over:
+                    break
+            assert session.is_over and str(app.note) == (
+                "You claim the 2 tricks left: certain from the cards, the hand is played out."
+            )
+            log = "\n".join(strip.text for strip in app.screen_stack[0].query_one("#log", RichLog).lines)
+            assert "You play A♠" in log and "You play K♠" in log
+
+    asyncio.run(go())
+    assert session.state.results[-1].tricks == (2, 0, 0)

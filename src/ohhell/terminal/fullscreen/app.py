@@ -514,6 +514,8 @@ class OhHellApp(App[str]):
 
     async def after_event(self, event: Event, *, by_bot: bool) -> None:
         self.finished = event.result
+        if event.kind == "deal":
+            self.note = None  # a note (a claim's outcome, say) was about the hand before
         self.log_event(event)
         self.refresh_view()
         if event.trick is not None and self.trick_pause > 0:
