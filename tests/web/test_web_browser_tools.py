@@ -98,3 +98,33 @@ def test_the_host_ends_the_table(base: str, browser: Browser) -> None:
     finally:
         host_context.close()
         friend_context.close()
+
+
+def test_a_claim_from_the_page(base: str, context: BrowserContext) -> None:
+    # Hands of one card: claiming the one trick, or none of it, is certain
+    # one way or the other; the other claim goes to the bots, who refuse it.
+    page = context.new_page()
+    tb.create_table(page, base, "Kim", ["random", "random", "random"], hand_sizes="1")
+    tb.start(page)
+    bid_when_asked(page)
+    page.locator("#hand button.card.legal").wait_for()
+    page.click("#claim-button")
+    choices = page.locator("#claim button[data-tricks]")
+    assert choices.evaluate_all("(bs) => bs.map((b) => b.textContent)") == ["None", "All 1"]
+    page.click('#claim button[data-tricks="1"]')
+    page.locator(
+        "#log li", has_text=re.compile(r"claim (of all 1 trick left is refused|all 1 trick left;)")
+    ).wait_for(state="attached")
+    if page.locator("#log li", has_text="is refused").count():
+        page.locator("#claim-button").wait_for()
+        page.click("#claim-button")
+        page.click('#claim button[data-tricks="0"]')
+        page.locator("#log li", has_text="You claim none of the 1 trick left; certain").wait_for(
+            state="attached"
+        )
+    else:
+        assert page.locator("#log li", has_text="You claim all 1 trick left; certain").count() == 1
+    page.locator("#standings").wait_for()  # the hand, and so the match, played out
+    href = page.locator("#download-record").get_attribute("href") or ""
+    record = page.request.get(href if href.startswith("http") else f"{base}{href}").text()
+    assert re.search(r"^claim 0 [01]$", record, re.MULTILINE), record

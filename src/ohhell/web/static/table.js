@@ -48,6 +48,7 @@ import {
   suitSpan, suitWords, typingInField,
 } from "/static/common.js";
 import { createChat } from "/static/chat.js";
+import { createClaims } from "/static/claim.js";
 import { createSound } from "/static/sound.js";
 
 const TABLE = decodeURIComponent(window.location.pathname.replace(/^\/t\//, "").replace(/\/$/, ""));
@@ -130,6 +131,11 @@ function wireControls() {
     localStorage.setItem(AUTO_PLAY_KEY, e.target.checked ? "1" : "0"); // remembered for every table
     render();
   });
+  S.claims = createClaims({
+    send, seat: () => S.seat, obs: () => S.obs, render, showMessage, announce,
+    log: (text) => $("#log").append(el("li", {}, el("em", {}, text))),
+  });
+  $("#claim-button").addEventListener("click", () => S.claims.toggle());
   $("#leave-button").addEventListener("click", leaveTable);
   $("#end-button").addEventListener("click", endTable);
   document.addEventListener("keydown", onKey);
@@ -236,6 +242,9 @@ function handle(message) {
     case "hint":
       onHint(message);
       break;
+    case "claim":
+      S.claims.handle(message);
+      break;
     case "chat":
     case "chat_history":
       S.chat.handle(message);
@@ -272,6 +281,7 @@ function onState(message) {
   setClocks(message.clocks || []);
   S.changeWait = message.change_wait || null;
   S.changeWaitAt = Date.now();
+  S.claims.fromState(message.claims);
   if (moved) {
     S.stateAt = Date.now();
     if (S.host) setTimeout(render, REPLACE_GRACE_MS + 50); // then offer "Let a bot play"
@@ -457,6 +467,7 @@ const seatName = (s) => s.name || `Seat ${s.seat + 1}`;
 /** "bid" | "change" | "trump" | "play" | null: what the legal actions ask of me. */
 function mode() {
   if (S.table && S.table.status === "ended") return null; // the host ended the table: nothing more to do
+  if (S.claims && S.claims.mineMade()) return null; // your claim: the server plays your cards
   const kinds = new Set(legal().map((a) => a.kind));
   if (kinds.has("play")) return "play";
   if (kinds.has("trump")) return "trump";
@@ -755,6 +766,7 @@ function render() {
   }
   renderStatus();
   renderHint();
+  S.claims.render();
   renderScores();
   renderStandings();
   renderRules();
@@ -883,6 +895,7 @@ function statusLine() {
   }
   if (m === "trump") return el("strong", {}, "You bid highest: name trump, or no trump.");
   if (S.keptAt === S.version && o.can_change) return `You keep your bid of ${o.bids[S.seat]}.`;
+  if (S.claims.mineMade() && o.phase === "play") return "Your claim stands: your cards are played for you.";
   if (m === "play") {
     return el("strong", {}, o.devils_bridge ? "Your turn: play the card you cannot see." : "Your turn: play a card.");
   }
@@ -1112,6 +1125,7 @@ function tickClocks() {
     box.classList.toggle("low", left <= 10);
   }
   tickMyClock();
+  if (S.claims) S.claims.tick();
 }
 
 /**

@@ -1,0 +1,159 @@
+// Claims at the table (docs/web.md, "Claims"): claim all, none or some of the
+// tricks left; answer another player's claim. The server decides everything
+// (whether a claim is certain, who is asked, how the hand is settled): this
+// page only sends {type: "claim", tricks} and {type: "answer", accept} and
+// shows the server's {type: "claim", status, ...} messages.
+//
+// Stable selectors (tests rely on these):
+//   #claim-button                 opens the claim panel (your cards in play)
+//   #claim                        the panel: button[data-tricks] to claim, .cancel
+//   #claim .accept, #claim .refuse   answer another player's claim
+//   #claim .shown .card           the claimer's cards, laid down
+
+import { $, cardSpan, el, fill } from "/static/common.js";
+
+/**
+ * The claim panel. `ctx` gives the page's state and tools: send(message),
+ * seat(), obs(), render(), showMessage(text, kind, ms), announce(text),
+ * log(text).
+ */
+export function createClaims(ctx) {
+  let open = false; // the panel to make a claim is open
+  let asking = null; // the claim being asked: {seat, tricks, left, cards, waiting, ms}, and .at (ms)
+  let made = []; // this hand's accepted claims: [{seat, tricks}]
+
+  const name = (s) => (s === ctx.seat() ? "You" : ctx.obs().names[s]);
+  const tricks = (n) => `${n} trick${n === 1 ? "" : "s"}`;
+
+  function left() {
+    const o = ctx.obs();
+    return o ? o.hand_size - o.tricks.length : 0;
+  }
+
+  /** "2 of the 3 tricks left", "all 3 tricks left", "none of the 3 tricks left". */
+  function claimWords(k, n) {
+    if (k === n) return `all ${tricks(n)} left`;
+    if (k === 0) return `none of the ${tricks(n)} left`;
+    return `${k} of the ${tricks(n)} left`;
+  }
+
+  /** The state message's claims: the one being asked and this hand's accepted ones. */
+  function fromState(claims) {
+    made = (claims && claims.made) || [];
+    const wasAsking = asking;
+    asking = claims && claims.asking ? { ...claims.asking, at: Date.now() } : null;
+    if (wasAsking && !asking) open = false;
+  }
+
+  function handle(m) {
+    const who = name(m.seat);
+    const mine = m.seat === ctx.seat();
+    const what = claimWords(m.tricks, m.left);
+    let text = "";
+    if (m.status === "asked") {
+      asking = { ...m, at: Date.now() };
+      open = false;
+      text = mine ? `You claim ${what}: the others are asked.` : `${who} claims ${what}: accept or refuse.`;
+    } else if (m.status === "accepted") {
+      asking = null;
+      made = [...made, { seat: m.seat, tricks: m.tricks }];
+      const how = m.agreed ? "everyone agreed: the hand is played out"
+        : m.tricks === m.left ? "certain from the cards: the hand is played out"
+          : `certain from the cards: ${mine ? "your" : "their"} cards are played so it comes true`;
+      text = `${mine ? "You claim" : `${who} claims`} ${what}; ${how}.`;
+    } else if (m.status === "refused") {
+      asking = null;
+      const by = m.by === null || m.by === undefined ? "" : ` by ${name(m.by) === "You" ? "you" : name(m.by)}`;
+      const why = m.why ? ` (${m.why})` : "";
+      text = `${mine ? "Your" : `${who}'s`} claim of ${what} is refused${by}${why}; play on.`;
+    } else if (m.status === "withdrawn") {
+      asking = null;
+      text = `${mine ? "Your" : `${who}'s`} claim is off: the play went on.`;
+    }
+    if (text) {
+      ctx.showMessage(text, "info", 8000);
+      ctx.announce(text);
+      ctx.log(text);
+    }
+    ctx.render();
+  }
+
+  /** Do the server's hands play my cards now (my certain claim of this hand)? */
+  const mineMade = () => made.some((c) => c.seat === ctx.seat());
+
+  function canClaim() {
+    const o = ctx.obs();
+    return ctx.seat() !== null && o && o.phase === "play" && !o.devils_bridge && left() > 0
+      && o.hand_counts[ctx.seat()] > 0 && !mineMade() && !asking;
+  }
+
+  function send(k) {
+    open = false;
+    ctx.send({ type: "claim", tricks: k });
+    ctx.render();
+  }
+
+  function answer(accept) {
+    ctx.send({ type: "answer", accept });
+  }
+
+  function render() {
+    const button = $("#claim-button");
+    button.hidden = !canClaim();
+    button.setAttribute("aria-expanded", String(open));
+    const box = $("#claim");
+    if (asking) {
+      const seconds = Math.max(0, Math.ceil((asking.ms - (Date.now() - asking.at)) / 1000));
+      const mine = asking.seat === ctx.seat();
+      const waiting = asking.waiting.map(name).join(", ");
+      const mustAnswer = asking.waiting.includes(ctx.seat());
+      box.hidden = false;
+      fill(box, el("h2", {}, "A claim"),
+        el("p", {}, `${mine ? "You claim" : `${name(asking.seat)} claims`} ${claimWords(asking.tricks, asking.left)}, `
+          + `showing ${mine ? "your" : "their"} cards:`),
+        el("p", { class: "shown" }, asking.cards.map((c) => [cardSpan(c), " "])),
+        mustAnswer ? el("div", { class: "row-form" },
+          el("button", { type: "button", class: "primary accept", onclick: () => answer(true) }, "Accept"),
+          el("button", { type: "button", class: "refuse", onclick: () => answer(false) }, "Refuse"),
+          el("span", { class: "muted" }, " ", el("span", { id: "claim-seconds" }, String(seconds)),
+            " s to answer; no answer refuses."))
+          : el("p", { class: "muted" }, `Waiting for ${waiting} to answer (`,
+            el("span", { id: "claim-seconds" }, String(seconds)), " s)."));
+      return;
+    }
+    if (!open || !canClaim()) {
+      open = false;
+      box.hidden = true;
+      fill(box);
+      return;
+    }
+    const n = left();
+    const choices = [];
+    for (let k = 0; k <= n; k++) {
+      const label = k === 0 ? "None" : k === n ? `All ${n}` : String(k);
+      choices.push(el("button", { type: "button", dataset: { tricks: k }, onclick: () => send(k),
+        "aria-label": `Claim ${claimWords(k, n)}` }, label));
+    }
+    box.hidden = false;
+    fill(box, el("h2", {}, "Claim the rest"),
+      el("p", {}, `How many of the ${tricks(n)} left will you take? If your cards make it certain it is `
+        + "accepted at once; otherwise the others see your cards and answer."),
+      el("div", { class: "bid-row" }, choices),
+      el("button", { type: "button", class: "cancel", onclick: () => { open = false; ctx.render(); } }, "Cancel"));
+  }
+
+  /** Count the answer's seconds down between the server's messages. */
+  function tick() {
+    const span = document.getElementById("claim-seconds");
+    if (!span || !asking) return;
+    const seconds = String(Math.max(0, Math.ceil((asking.ms - (Date.now() - asking.at)) / 1000)));
+    if (span.textContent !== seconds) span.textContent = seconds;
+  }
+
+  function toggle() {
+    open = !open && canClaim();
+    ctx.render();
+  }
+
+  return { handle, fromState, render, tick, toggle, mineMade };
+}
