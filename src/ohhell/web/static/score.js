@@ -92,7 +92,8 @@ async function setupPage() {
     showMessage(`Could not load the rule options: ${err.message}`, "error", 0);
     return;
   }
-  fill($("#sc-preset"), Object.keys(OPTIONS.presets).map((name) => el("option", { value: name }, name)));
+  const titles = OPTIONS.preset_titles || {}; // the rule sets' names for people; ids stay the values
+  fill($("#sc-preset"), Object.keys(OPTIONS.presets).map((name) => el("option", { value: name }, titles[name] || name)));
   // The same default rules as "Play now": the same game scores the same here.
   if (OPTIONS.presets[OPTIONS.default_preset]) $("#sc-preset").value = OPTIONS.default_preset;
   for (let seat = 0; seat < 4; seat++) addPlayer();
