@@ -163,7 +163,8 @@ class OhHellApp(App[str]):
         log = self.query_one("#log", RichLog)
         log.write(Text(f"Oh Hell: {rules_title(s.rules)}.", style="bold"))
         opponents = ", ".join(f"{s.names[i]} ({s.kinds[i]})" for i in range(s.rules.players) if i != s.human)
-        log.write(Text(f"Against {opponents}. Press ? for the rules, h for a hint."))
+        keys = "Press ? for the rules, h for a hint, k to claim tricks while the cards are played."
+        log.write(Text(f"Against {opponents}. {keys}"))
         if s.moves and not s.is_over:
             log.write(Text(f"Resumed from {s.save_path}.", style="dim"))
             for event, obs in s.hand_events():  # this hand so far, as it was shown
