@@ -7,7 +7,7 @@ the standard library only. Everything else is a client of the names exported her
 from .actions import CHANCE, Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
 from .cards import ALL_CARDS, Card, CardError, Rank, Suit, australian_deck, parse_cards, standard_deck
 from .chance import advance_chance, chance_action, deal_from
-from .claim import Claim, check_claim, claim_holds, claim_possible, settling_play, tricks_left
+from .claim import SEARCH_BUDGET, Claim, check_claim, claim_holds, claim_possible, settling_play, tricks_left
 from .game import (
     MAX_BID_CHANGES,
     GameState,
@@ -85,6 +85,7 @@ from .view import (
     sample_hands,
     sample_world,
     seen_action,
+    unseen_cards,
     visible_log,
 )
 
@@ -99,6 +100,7 @@ __all__ = [
     "OPTION_NAMES",
     "PRESETS",
     "PRESET_TITLES",
+    "SEARCH_BUDGET",
     "Action",
     "Bid",
     "Bidding",
@@ -194,6 +196,7 @@ __all__ = [
     "trick_winner",
     "tricks_left",
     "trump_namer",
+    "unseen_cards",
     "visible_log",
     "winners",
 ]

@@ -35,7 +35,7 @@ from ohhell.env.openspiel_game_table import Observer  # noqa: E402
 
 HAVE_OPENSPIEL = importlib.util.find_spec("pyspiel") is not None
 needs_openspiel = pytest.mark.skipif(
-    not HAVE_OPENSPIEL, reason='OpenSpiel is not installed: pip install "ohhell[openspiel]"'
+    not HAVE_OPENSPIEL, reason="OpenSpiel is not installed: python3 -m pip install -e '.[openspiel]'"
 )
 
 if HAVE_OPENSPIEL:
@@ -106,7 +106,7 @@ def test_game_strings_and_parameters() -> None:
 
 def test_without_openspiel_the_module_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(openspiel_game, "pyspiel", None)
-    with pytest.raises(ImportError, match=r'pip install "ohhell\[openspiel\]"'):
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[openspiel\]'"):
         load_game("pagat", 3, hand_size=1)
 
 

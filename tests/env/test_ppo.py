@@ -160,7 +160,7 @@ def test_rules_the_encoding_cannot_hold_are_refused_with_the_reason() -> None:
 
 def test_without_numpy_the_bot_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now raises ImportError
-    with pytest.raises(ImportError, match=r"pip install 'ohhell\[research\]'"):
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[research\]'"):
         PpoBot()
 
 

@@ -15,8 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from .. import Card, Observation, claim_holds, sample_world
-from ..view import unseen_cards
+from .. import Card, Observation, claim_holds, sample_world, unseen_cards
 
 WORLDS: Final = 12  # deals a bot looks at before it answers
 WORLD_BUDGET: Final = 4_000  # positions searched in each (past it the claim is not shown: refuse)

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Final
 
 from .. import (
     CHANGE_GRACE,
+    SEARCH_BUDGET,
     Action,
     Bidding,
     ChangeBid,
@@ -64,15 +65,19 @@ from .. import (
     Record,
     RecordError,
     Rules,
+    check_claim,
+    claim_holds,
+    claim_possible,
     dump,
     load,
     new_game,
     observe,
     seeded_chance,
+    settling_play,
+    tricks_left,
 )
 from ..bots import Bot, IllegalBotActionError, get_bot, opponent_levels
 from ..bots.claims import accepts_claim
-from ..claim import SEARCH_BUDGET, check_claim, claim_holds, claim_possible, settling_play, tricks_left
 from ..describe import BOT_SEAT_NAMES
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ shows those plays.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,7 +26,35 @@ from ...describe import refusal_words
 from ..claim_words import claim_question, claim_words
 
 if TYPE_CHECKING:
-    from .app import OhHellApp
+    from ... import Action
+    from ..session import Session
+
+
+class ClaimingApp(Protocol):
+    """What the claim key needs of the app (app.py's ``OhHellApp``), as a
+    protocol so this module does not import the app."""
+
+    session: Session
+    busy: bool
+    error: str | None
+    note: Text | None
+    hinted: Action | None
+    cursor: int | None
+
+    def mode(self) -> str: ...
+
+    def refresh_view(self) -> None: ...
+
+    # Textual's own methods (and the app's worker), whose types are Textual's.
+    @property
+    def advance(self) -> Any: ...
+
+    @property
+    def push_screen(self) -> Any: ...
+
+    @property
+    def run_worker(self) -> Any: ...
+
 
 CLAIM_KEY = "k"
 """The claim key (``c`` is a card's key in a hand of 13 cards or more)."""
@@ -86,7 +114,7 @@ class ClaimScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-def start_claim(app: OhHellApp) -> None:
+def start_claim(app: ClaimingApp) -> None:
     """The claim key: ask how many tricks, on your turn while the cards are played."""
     s = app.session
     if app.mode() != "play":
@@ -107,7 +135,7 @@ def start_claim(app: OhHellApp) -> None:
     app.push_screen(ClaimScreen(s.tricks_left()), claimed)
 
 
-async def make_claim(app: OhHellApp, tricks: int) -> None:
+async def make_claim(app: ClaimingApp, tricks: int) -> None:
     """Put the claim to the cards (and, if they do not settle it, to the bots),
     say what came of it, and let the app play on."""
     s = app.session
