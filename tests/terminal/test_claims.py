@@ -266,3 +266,36 @@ def test_the_full_screen_claims_all_with_a_and_escape_claims_nothing(tmp_path: P
 
     asyncio.run(go())
     assert session.state.results[-1].tricks == (2, 0, 0)
+
+
+def test_one_claim_a_hand_and_no_card_of_yours_while_your_claim_stands() -> None:
+    # A refused claim cannot be tried again in the same hand (the bots'
+    # answers come from their cards), and while a claim stands the
+    # referee, not the player, plays the claimer's cards.
+    from ohhell import Play, claim_holds
+
+    for seed in range(60):
+        session = Session.new(
+            make_rules("pagat", {"players": "3", "hand-sizes": "3", "hook": "no"}),
+            levels=("random",),
+            seed=seed,
+            save_path=None,
+            change_grace=0,
+        )
+        while session.next() is not Next.HUMAN or session.state.phase is not Phase.PLAY:
+            if session.next() is Next.HUMAN:
+                session.act(session.observation().legal_actions[0])
+            else:
+                session.step()
+        st = session.state
+        sure = [k for k in range(3) if claim_holds(st, session.human, k) and k < 3]
+        if not sure or st.to_act != session.human:
+            continue
+        session.claim(sure[0])
+        card = next(a for a in session.observation().legal_actions if isinstance(a, Play))
+        with pytest.raises(IllegalActionError, match="your claim stands"):
+            session.act(card)
+        with pytest.raises(IllegalActionError, match="claimed in this hand already"):
+            session.claim(0)
+        return
+    raise AssertionError("no deal in 60 gave a certain claim")

@@ -8,9 +8,12 @@ tests/web/test_web_browser.py (its fixtures are reused).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import test_web_browser as tb
+from test_web_browser_newcomer import server as live_server
+
+from ohhell import claim_holds
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -19,6 +22,7 @@ base = tb.base
 browser = tb.browser
 context = tb.context
 no_page_errors = tb.no_page_errors
+__all__ = ["base", "browser", "context", "live_server", "no_page_errors"]  # fixtures, shared
 
 
 def bid_when_asked(page: Page) -> None:
@@ -100,31 +104,41 @@ def test_the_host_ends_the_table(base: str, browser: Browser) -> None:
         friend_context.close()
 
 
-def test_a_claim_from_the_page(base: str, context: BrowserContext) -> None:
+def test_a_claim_from_the_page(live_server: Any, browser: Browser) -> None:
     # Hands of one card: claiming the one trick, or none of it, is certain
-    # one way or the other; the other claim goes to the bots, who refuse it.
-    page = context.new_page()
-    tb.create_table(page, base, "Kim", ["random", "random", "random"], hand_sizes="1")
+    # one way or the other (the server's own state says which); the other
+    # claim goes to the bots, who refuse it; one claim a hand.
+    page = tb.new_context(browser).new_page()
+    table = tb.create_table(
+        page, live_server["base"], "Kim", ["random", "random", "random"], hand_sizes="1,1"
+    )
+    server = live_server["app"].state.server.hub.tables[table]
     tb.start(page)
-    bid_when_asked(page)
-    page.locator("#hand button.card.legal").wait_for()
-    page.click("#claim-button")
-    choices = page.locator("#claim button[data-tricks]")
-    assert choices.evaluate_all("(bs) => bs.map((b) => b.textContent)") == ["None", "All 1"]
-    page.click('#claim button[data-tricks="1"]')
-    page.locator(
-        "#log li", has_text=re.compile(r"claim (of all 1 trick left is refused|all 1 trick left;)")
-    ).wait_for(state="attached")
-    if page.locator("#log li", has_text="is refused").count():
-        page.locator("#claim-button").wait_for()
+    outcomes = []
+    for hand in (0, 1):
+        bid_when_asked(page)
+        page.locator("#hand button.card.legal").wait_for()
+        assert server.state.hand_number == hand
+        certain = 1 if claim_holds(server.state, 0, 1) else 0
         page.click("#claim-button")
-        page.click('#claim button[data-tricks="0"]')
-        page.locator("#log li", has_text="You claim none of the 1 trick left; certain").wait_for(
-            state="attached"
+        choices = page.locator("#claim button[data-tricks]")
+        assert choices.evaluate_all("(bs) => bs.map((b) => b.textContent)") == ["None", "All 1"]
+        tricks = certain if hand == 0 else 1 - certain  # the certain claim, then the other one
+        page.click(f'#claim button[data-tricks="{tricks}"]')
+        words = (
+            "You claim all 1 trick left; certain"
+            if tricks == 1
+            else "You claim none of the 1 trick left; certain"
         )
-    else:
-        assert page.locator("#log li", has_text="You claim all 1 trick left; certain").count() == 1
-    page.locator("#standings").wait_for()  # the hand, and so the match, played out
+        if hand == 1:
+            words = "is refused"
+        page.locator("#log li", has_text=words).wait_for(state="attached")
+        outcomes.append((tricks, certain))
+        if hand == 1:
+            page.locator("#claim-button").wait_for(state="hidden")  # one claim a hand
+            page.locator("#hand button.card.legal").click()
+    page.locator("#standings").wait_for()
     href = page.locator("#download-record").get_attribute("href") or ""
-    record = page.request.get(href if href.startswith("http") else f"{base}{href}").text()
-    assert re.search(r"^claim 0 [01]$", record, re.MULTILINE), record
+    record = page.request.get(href if href.startswith("http") else f"{live_server['base']}{href}").text()
+    assert re.findall(r"^claim 0 ([01])$", record, re.MULTILINE) == [str(outcomes[0][0])], record
+    page.context.close()

@@ -10,6 +10,7 @@ through the WebSocket as a page's would.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,12 @@ def serve(db: Path) -> TestClient:
 
 def live(client: TestClient, table: str) -> Any:
     return client.app.state.server.hub.tables[table]  # type: ignore[attr-defined]
+
+
+async def drive_again(table: Any) -> None:
+    """Start a table's driver afresh (a pause it is in is cut short)."""
+    table.driver.cancel()
+    table.driver = asyncio.get_running_loop().create_task(table.drive())
 
 
 def table_with(client: TestClient, sizes: str, seats: list[str], players: int = 4) -> tuple[str, list[str]]:
@@ -78,31 +85,38 @@ def test_a_certain_claim_of_every_trick_left_settles_the_hand_and_the_record_kee
         table, (token,) = table_with(client, "1,1", ["human", "random", "random", "random"])
         server = live(client, table)
         with connect(client, table, token) as ann:
-            claims = []
-            for hand in (0, 1):
-                bid_until_play(client, table, [ann])
-                assert server.state.hand_number == hand and server.state.to_act == 0
-                assert tricks_left(server.state) == 1
-                certain = 1 if claim_holds(server.state, 0, 1) else 0
-                assert not claim_holds(server.state, 0, 1 - certain)
-                version = server.version
-                # The wrong claim is put to the bots, who refuse it: nothing changes.
-                ann.send({"type": "claim", "tricks": 1 - certain})
-                no = told(ann, "refused")
-                assert no["by"] in (1, 2, 3) and no["tricks"] == 1 - certain and server.version == version
-                ann.send({"type": "claim", "tricks": certain})
-                yes = told(ann, "accepted")
-                assert (yes["seat"], yes["tricks"], yes["left"], yes["agreed"]) == (0, certain, 1, False)
-                settled = ann.state_where(lambda m, h=hand: len(m["obs"]["results"]) == h + 1, "settled")
-                assert settled["obs"]["results"][hand]["tricks"][0] == certain
-                # The four cards played out at once, right after the claim.
-                assert all(isinstance(a, Play) for a in server.state.log[version : version + 4])
-                claims.append((0, certain, version))
+            bid_until_play(client, table, [ann])
+            assert tricks_left(server.state) == 1 and server.state.to_act == 0
+            certain = 1 if claim_holds(server.state, 0, 1) else 0
+            assert not claim_holds(server.state, 0, 1 - certain)
+            version = server.version
+            ann.send({"type": "claim", "tricks": certain})
+            yes = told(ann, "accepted")
+            assert (yes["seat"], yes["tricks"], yes["left"], yes["agreed"]) == (0, certain, 1, False)
+            settled = ann.state_where(lambda m: len(m["obs"]["results"]) == 1, "settled")
+            assert settled["obs"]["results"][0]["tricks"][0] == certain
+            # The four cards played out at once, right after the claim.
+            assert all(isinstance(a, Play) for a in server.state.log[version : version + 4])
+            # The next hand: the claim the cards do not make is put to the
+            # bots, who refuse it without saying which; nothing changes, and
+            # a second claim in the same hand is refused (one claim a hand).
+            bid_until_play(client, table, [ann])
+            assert server.state.hand_number == 1 and server.state.to_act == 0
+            wrong = 0 if claim_holds(server.state, 0, 1) else 1
+            version = server.version
+            ann.send({"type": "claim", "tricks": wrong})
+            no = told(ann, "refused")
+            assert no["by"] is None and no["tricks"] == wrong and server.version == version
+            ann.send({"type": "claim", "tricks": 1 - wrong})
+            assert "one claim a hand" in refused(ann)["error"]
+            card = next(a for a in ann.obs["legal"] if a["kind"] == "play")
+            ann.act(card, ann.version)
+            ann.state_where(lambda m: m["obs"]["phase"] == "over", "the end")
         text = client.get(f"/api/tables/{table}/record").text
     record = loads(text)
-    assert [(c.seat, c.tricks, c.at) for c in record.claims] == claims
-    assert text.count("claim 0 ") == 2
-    record.replay(complete=True)  # the claims came true
+    assert [(c.seat, c.tricks) for c in record.claims] == [(0, certain)]
+    assert text.count("claim 0 ") == 1
+    record.replay(complete=True)  # the claim came true
 
 
 def test_bad_claims_and_answers_are_refused_and_change_nothing(tmp_path: Path) -> None:
@@ -122,52 +136,81 @@ def test_bad_claims_and_answers_are_refused_and_change_nothing(tmp_path: Path) -
             assert live(client, table).version == version
 
 
+def open_claim_table(client: TestClient) -> tuple[str, list[str], int]:
+    """A started three-person table (no bot) at the first lead, where the
+    host has a claim the cards make possible but not certain."""
+    for _ in range(40):
+        table, tokens = table_with(client, "2", ["human"] * 3, players=3)
+        server = live(client, table)
+        with (
+            connect(client, table, tokens[0]) as a,
+            connect(client, table, tokens[1]) as b,
+            connect(client, table, tokens[2]) as c,
+        ):
+            bid_until_play(client, table, [a, b, c])
+        st = server.state
+        for k in range(3):
+            if st.to_act == 0 and not claim_holds(st, 0, k) and claim_possible(st, 0, k):
+                return table, tokens, k
+    raise AssertionError("no deal in 40 gave the host an uncertain claim")
+
+
 def test_an_uncertain_claim_goes_to_the_people_with_the_cards_shown(tmp_path: Path) -> None:
-    # Three people, no bot: a claim the cards do not make certain is asked.
     with serve(tmp_path / "t.db") as client:
-        for _ in range(40):  # deals until the host has a claim that is possible but not certain
-            table, tokens = table_with(client, "2", ["human"] * 3, players=3)
-            server = live(client, table)
-            with (
-                connect(client, table, tokens[0]) as a,
-                connect(client, table, tokens[1]) as b,
-                connect(client, table, tokens[2]) as c,
-            ):
-                bid_until_play(client, table, [a, b, c])
-                if server.state.to_act != 0:
-                    continue
-                open_claims = [
-                    k
-                    for k in range(3)
-                    if not claim_holds(server.state, 0, k) and claim_possible(server.state, 0, k)
-                ]
-                if not open_claims:
-                    continue
-                k = open_claims[0]
-                shown = sorted(str(card) for card in server.state.hands[0])
-                version = server.version
-                a.send({"type": "claim", "tricks": k})
-                for p in (a, b, c):
-                    asked = told(p, "asked")
-                    assert (asked["seat"], asked["tricks"], asked["left"]) == (0, k, 2)
-                    assert sorted(asked["cards"]) == shown and asked["waiting"] == [1, 2]
-                a.send({"type": "answer", "accept": True})  # the claimer does not answer
-                assert refused(a)["code"] == "claim"
-                c.send({"type": "answer", "accept": False})
-                no = told(b, "refused")
-                assert no["by"] == 2 and server.version == version
-                # Asked again, and agreed by both: the hand is played out so it comes true.
-                a.send({"type": "claim", "tricks": k})
-                told(b, "asked")
-                b.send({"type": "answer", "accept": True})
-                c.until(lambda m: m["type"] == "claim" and m.get("waiting") == [2], "the first yes told")
-                c.send({"type": "answer", "accept": True})
-                yes = told(a, "accepted")
-                assert yes["agreed"] and yes["tricks"] == k
-                settled = a.state_where(lambda m: len(m["obs"]["results"]) == 1, "the hand played out")
-                assert settled["obs"]["results"][0]["tricks"][0] == k
-                return
-        raise AssertionError("no deal in 40 gave the host an uncertain claim")
+        table, tokens, k = open_claim_table(client)
+        server = live(client, table)
+        shown = sorted(str(card) for card in server.state.hands[0])
+        version = server.version
+        with (
+            connect(client, table, tokens[0]) as a,
+            connect(client, table, tokens[1]) as b,
+            connect(client, table, tokens[2]) as c,
+        ):
+            for p in (a, b, c):
+                p.state_at(version)
+            a.send({"type": "claim", "tricks": k})
+            for p in (a, b, c):
+                asked = told(p, "asked")
+                assert (asked["seat"], asked["tricks"], asked["left"]) == (0, k, 2)
+                assert sorted(asked["cards"]) == shown and asked["waiting"] == [1, 2]
+            a.send({"type": "answer", "accept": True})  # the claimer does not answer
+            assert refused(a)["code"] == "claim"
+            b.send({"type": "answer", "accept": True})
+            c.until(lambda m: m["type"] == "claim" and m.get("waiting") == [2], "the first yes told")
+            c.send({"type": "answer", "accept": False})
+            no = told(b, "refused")
+            assert no["by"] == 2 and server.version == version  # a person's refusal is theirs to say
+            a.send({"type": "claim", "tricks": k})
+            assert "one claim a hand" in refused(a)["error"]
+
+
+def test_a_claim_everyone_agrees_to_is_played_out_so_it_comes_true(tmp_path: Path) -> None:
+    with serve(tmp_path / "t.db") as client:
+        table, tokens, k = open_claim_table(client)
+        server = live(client, table)
+        version = server.version
+        with (
+            connect(client, table, tokens[0]) as a,
+            connect(client, table, tokens[1]) as b,
+            connect(client, table, tokens[2]) as c,
+        ):
+            for p in (a, b, c):
+                p.state_at(version)
+            a.send({"type": "claim", "tricks": k})
+            told(b, "asked")
+            told(c, "asked")
+            b.send({"type": "answer", "accept": True})
+            c.until(lambda m: m["type"] == "claim" and m.get("waiting") == [2], "the first yes told")
+            c.send({"type": "answer", "accept": True})
+            yes = told(a, "accepted")
+            assert yes["agreed"] and yes["tricks"] == k
+            settled = a.state_where(lambda m: len(m["obs"]["results"]) == 1, "the hand played out")
+            assert settled["obs"]["results"][0]["tricks"][0] == k
+            b.send({"type": "act", "version": settled["version"], "action": {"kind": "play", "card": "AS"}})
+            refused(b)  # the hand is over: nothing more to play
+        assert [
+            (cl.seat, cl.tricks) for cl in loads(client.get(f"/api/tables/{table}/record").text).claims
+        ] == [(0, k)]
 
 
 def test_a_certain_claim_of_fewer_tricks_plays_the_claimers_cards_even_after_a_restart(
@@ -187,8 +230,16 @@ def test_a_certain_claim_of_fewer_tricks_plays_the_claimers_cards_even_after_a_r
                 if not sure:
                     continue
                 k = sure[0]
+                server.hub.bot_delay = 30.0  # the server's play for Ann waits: her own try comes first
                 ann.send({"type": "claim", "tricks": k})
                 assert told(ann, "accepted")["tricks"] == k
+                card = next(a for a in ann.obs["legal"] if a["kind"] == "play")
+                ann.act(card, ann.version)  # her own card, while her claim stands: refused
+                assert "your claim stands" in refused(ann)["error"]
+                assert server.state.hands[0] and len(server.state.hands[0]) == 3
+                server.hub.bot_delay = 0.0
+
+                client.portal.call(drive_again, server)  # type: ignore[union-attr]
                 # The server plays Ann's cards now: her first card goes without her.
                 ann.state_where(lambda m: m["obs"]["hand_counts"][0] == 2, "Ann's card played for her")
                 found = (table, token, k)

@@ -62,6 +62,7 @@ from .. import (
     Match,
     Observation,
     Phase,
+    Play,
     Record,
     RecordError,
     Rules,
@@ -251,6 +252,7 @@ class Session:
             if k != HUMAN
         }
         self.claims: list[Claim] = list(claims)  # accepted claims, saved in the record
+        self.claimed_hands: set[int] = set()  # hands the human claimed in: one claim a hand
         # Positions the referee searches to find a claim certain (past them the bots are asked).
         self.claim_budget = SEARCH_BUDGET
 
@@ -532,13 +534,22 @@ class Session:
                 action=action,
                 reason="turn",
             )
+        if isinstance(action, Play) and self.playing_for_you() is not None:
+            raise IllegalActionError(
+                "your claim stands: your cards are played for you",
+                seat=self.human,
+                action=action,
+                reason="claim",
+            )
         return self._apply(action)
 
     def check_claim(self, tricks: int = 0) -> None:
         """Raise ``IllegalActionError`` with the reason if the human may not
         claim ``tricks`` now (a front end asks with 0 before it asks how many)."""
         check_claim(self.state, self.human, tricks)
-        if self.current_claim() is not None:
+        # One claim a hand, refused or not: the bots' answers come from their
+        # cards, so claims tried again and again would tell what they hold.
+        if self.current_claim() is not None or self.state.hand_number in self.claimed_hands:
             raise IllegalActionError("you have claimed in this hand already", seat=self.human, reason="claim")
 
     def claim(self, tricks: int) -> ClaimResult:
@@ -552,6 +563,7 @@ class Session:
         referee play the human's cards on their turns (see ``next``)."""
         st = self.state
         self.check_claim(tricks)
+        self.claimed_hands.add(st.hand_number)
         left = tricks_left(st)
         claim = Claim(self.human, tricks, len(st.log))
         if claim_holds(st, self.human, tricks, budget=self.claim_budget) is True:

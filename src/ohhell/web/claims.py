@@ -10,8 +10,11 @@ at a table. The server sees every hand, so:
   ``CLAIM_WAIT`` seconds (no answer is a refusal). While a claim is asked the
   bots wait; a card played meanwhile withdraws it.
 
-An accepted claim is stored with the table (a restart keeps it) and goes into
-the game record. A claim of every trick left, or one the others agreed to, is
+A seat makes at most one claim a hand (refused or not: a refusal tells
+something of the cards, and a claim tried again and again would tell more),
+and no claim is made while another stands in the hand. A bot's refusal does
+not say which bot refused. An accepted claim is stored with the table (a
+restart keeps it) and goes into the game record. A claim of every trick left, or one the others agreed to, is
 settled at once: the rest of the hand is played out (``settling_play``) so
 that it comes true. A certain claim of fewer tricks hands the claimer's cards
 to the server, which plays them so that the claim comes true while the
@@ -112,6 +115,7 @@ class TableClaims:
         self.table = table
         self.accepted: list[Claim] = [Claim(*row) for row in json.loads(stored or "[]")]
         self.asking: Asking | None = None
+        self.tried: set[tuple[int, int]] = set()  # (hand, seat): one claim a seat a hand
 
     # --- What the table shows ---
 
@@ -174,8 +178,11 @@ class TableClaims:
                 raise TableError(str(err), "claim") from None
             if self.asking is not None:
                 raise TableError("a claim is being answered: wait for it", "claim")
-            if self.of_hand(seat) is not None:
-                raise TableError("your claim of this hand stands already", "claim")
+            if any(self.of_hand(s) is not None for s in range(st.players)):
+                raise TableError("a claim stands in this hand already: play it out", "claim")
+            if (st.hand_number, seat) in self.tried:
+                raise TableError("you have claimed in this hand already: one claim a hand", "claim")
+            self.tried.add((st.hand_number, seat))
             claim = Claim(seat, tricks, table.version)
             left = tricks_left(st)
             # Up to a second of search: away from the loop, the state held still by the lock.
@@ -194,7 +201,8 @@ class TableClaims:
                 rng = random.Random(f"ohhell-claim:{table.seed}:{table.version}:{other}")
                 obs = observe(st, other)
                 if not await asyncio.to_thread(accepts_claim, obs, seat, tricks, shown, rng):
-                    self._tell(_decided(claim, left, "refused", by=other))
+                    # Which bot refused is not said: its answer comes from its own cards.
+                    self._tell(_decided(claim, left, "refused", why="the cards do not make it sure"))
                     return
             if not people:
                 await self._agreed(claim, left)
@@ -207,7 +215,7 @@ class TableClaims:
         """A person's answer to the claim being asked."""
         async with self.table.lock:
             a = self.asking
-            if a is None or seat not in a.waiting:
+            if a is None or seat not in a.waiting or self.table.status != "playing":
                 raise TableError("there is no claim for you to answer", "claim")
             if not accept:
                 self.asking = None
@@ -235,10 +243,16 @@ class TableClaims:
 
     def moved(self) -> None:
         """An action was taken: a claim still being asked is off."""
+        self.drop("withdrawn")
+
+    def drop(self, status: str = "withdrawn", why: str = "") -> None:
+        """A claim still being asked is off (the play went on, someone left,
+        the table ended); the bots go on."""
         a = self.asking
         if a is not None:
             self.asking = None
-            self._tell(_decided(a.claim, a.left, "withdrawn"))
+            self._tell(_decided(a.claim, a.left, status, why=why))
+            self.table.wake.set()
 
     async def _agreed(self, claim: Claim, left: int) -> None:
         """Everyone agreed: settle it, if any play of the cards can make it."""
@@ -246,22 +260,26 @@ class TableClaims:
         if not possible:
             why = "no play of the cards left can end that way"
             self._tell(_decided(claim, left, "refused", why=why))
+            self.table.wake.set()
             return
         await self._accept(claim, left, agreed=True)
 
     async def _accept(self, claim: Claim, left: int, *, agreed: bool) -> None:
         """Keep the claim (stored, told) and settle what is settled now. The lock is held."""
         table = self.table
-        self.accepted.append(claim)
-        table.hub.store.set_setting(
-            table.id, "claims", json.dumps([[c.seat, c.tricks, c.at] for c in self.accepted])
-        )
+        if table.status != "playing":
+            return
         self._tell(_decided(claim, left, "accepted", agreed=agreed))
         if agreed or claim.tricks == left:
+            # Settled first, then kept: if a card cannot be stored half way,
+            # no claim is kept that the cards played so far do not bear out.
             hand = table.state.hand_number
             while table.state.hand_number == hand and table.state.phase is Phase.PLAY:
                 play = await asyncio.to_thread(settling_play, table.state, claim, agreed=agreed)
                 await table.commit(play)
+        self.accepted.append(claim)
+        rows = [[c.seat, c.tricks, c.at] for c in self.accepted]
+        table.hub.store.set_setting(table.id, "claims", json.dumps(rows))
         table.broadcast_state()
         table.wake.set()
 

@@ -69,6 +69,7 @@ async def end(table: LiveTable) -> None:
     async with table.lock:
         if table.status not in ("lobby", "playing"):
             raise TableError("the table has ended already", "turn")
+        table.claims.drop("withdrawn", "the host ended the table")
         table.status = "ended"
         table.hub.store.set_status(table.id, "ended")
         log.info("table %s: the host ended it", table.id)
@@ -89,6 +90,8 @@ def _unseat(table: LiveTable, seat: int, to_them: str, to_table: str) -> None:
     token holds no seat and no voice any more (they may still watch).
     Stored, so a restart keeps it. The lock is held."""
     s = table.seats[seat]
+    if table.claims.asking is not None and seat in table.claims.asking.waiting:
+        table.claims.drop("withdrawn", f"{s.name} left before answering")
     if s.token_hash is not None:
         table.chat.remove(s.token_hash)
     level = COVER_LEVEL

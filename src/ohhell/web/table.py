@@ -482,6 +482,8 @@ class LiveTable:
                 )
             if action not in self.match.legal(seat):
                 raise self._refusal(seat, action)
+            if isinstance(action, Play) and self.claims.plays_for(seat):
+                raise TableError("your claim stands: your cards are played for you", "claim")
             if self.seats[seat].covered:
                 self.uncover(seat)  # the person acts again: the bot steps aside
             await self.commit(action)
@@ -654,7 +656,7 @@ class LiveTable:
         action: Action
         if claim is not None:
             # The seat's certain claim: its cards are played so the claim comes true.
-            action = await asyncio.to_thread(settling_play, self.state, claim)
+            action = await asyncio.to_thread(settling_play, self.state.clone(), claim)
         elif level in SEARCHING:
             # A search takes the server's --think seconds: away from the loop.
             action = await self.hub.thinkers.choose(level, {"seconds": self.hub.think}, obs, seed)
@@ -669,6 +671,8 @@ class LiveTable:
                 return  # the table moved on while the bot thought: ask again
             if not self.bot_plays(seat):
                 return  # the player came back (or acted) while the bot thought: the choice is theirs
+            if self.claims.asking is not None:
+                return  # a claim was put to the table while the bot thought: it waits for the answers
             with contextlib.suppress(TableError):
                 await self.commit(action)
 

@@ -21,6 +21,7 @@ export function createClaims(ctx) {
   let open = false; // the panel to make a claim is open
   let asking = null; // the claim being asked: {seat, tricks, left, cards, waiting, ms}, and .at (ms)
   let made = []; // this hand's accepted claims: [{seat, tricks}]
+  let triedHand = null; // the hand of my last claim: one claim a hand (the server says so too)
 
   const name = (s) => (s === ctx.seat() ? "You" : ctx.obs().names[s]);
   const tricks = (n) => `${n} trick${n === 1 ? "" : "s"}`;
@@ -68,7 +69,7 @@ export function createClaims(ctx) {
       text = `${mine ? "Your" : `${who}'s`} claim of ${what} is refused${by}${why}; play on.`;
     } else if (m.status === "withdrawn") {
       asking = null;
-      text = `${mine ? "Your" : `${who}'s`} claim is off: the play went on.`;
+      text = `${mine ? "Your" : `${who}'s`} claim is off: ${m.why || "the play went on"}.`;
     }
     if (text) {
       ctx.showMessage(text, "info", 8000);
@@ -84,11 +85,12 @@ export function createClaims(ctx) {
   function canClaim() {
     const o = ctx.obs();
     return ctx.seat() !== null && o && o.phase === "play" && !o.devils_bridge && left() > 0
-      && o.hand_counts[ctx.seat()] > 0 && !mineMade() && !asking;
+      && o.hand_counts[ctx.seat()] > 0 && !made.length && !asking && triedHand !== o.hand_number;
   }
 
   function send(k) {
     open = false;
+    triedHand = ctx.obs().hand_number;
     ctx.send({ type: "claim", tricks: k });
     ctx.render();
   }

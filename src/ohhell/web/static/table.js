@@ -535,6 +535,7 @@ function keepBid() {
 const AUTO_PLAY_KEY = "ohhell-auto-play";
 const FORCED_CARD_MS = 600; // a forced card waits this long, so its player sees it go
 let forcedTimer = null;
+let forcedVersion = null; // the state the pending forced card belongs to
 
 function autoPlayWanted() {
   try {
@@ -557,8 +558,10 @@ function scheduleForcedCard() {
     forcedTimer = null;
     return;
   }
-  if (forcedTimer) return;
+  if (forcedTimer && forcedVersion === S.version) return;
+  clearTimeout(forcedTimer); // a timer from an earlier state: start again for this one
   const version = S.version;
+  forcedVersion = version;
   forcedTimer = setTimeout(() => {
     forcedTimer = null;
     const again = legal().filter((a) => a.kind === "play");
