@@ -252,3 +252,21 @@ def test_a_certain_claim_of_fewer_tricks_plays_the_claimers_cards_even_after_a_r
         assert [(c.seat, c.tricks) for c in live(client, table).claims.accepted] == [(0, k)]
         end = ann.state_where(lambda m: len(m["obs"]["results"]) == 1, "the hand's end")
         assert end["obs"]["results"][0]["tricks"][0] == k
+
+
+def test_a_claim_being_asked_is_off_when_the_host_ends_the_table(tmp_path: Path) -> None:
+    with serve(tmp_path / "t.db") as client:
+        table, tokens, k = open_claim_table(client)
+        server = live(client, table)
+        version = server.version
+        with connect(client, table, tokens[0]) as a, connect(client, table, tokens[1]) as b:
+            a.state_at(version)
+            b.state_at(version)
+            a.send({"type": "claim", "tricks": k})
+            told(b, "asked")
+            a.send({"type": "end"})
+            off = told(b, "withdrawn")
+            assert off["why"] == "the host ended the table"
+            b.send({"type": "answer", "accept": True})
+            assert "no claim for you" in refused(b)["error"]
+            assert server.version == version and server.status == "ended"
