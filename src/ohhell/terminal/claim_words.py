@@ -55,8 +55,6 @@ def claim_words(result: ClaimResult, names: Sequence[str]) -> str:
         return f"{said}. Everyone accepts your claim: the hand is played out."
     if result.impossible:
         return f"{said}. Everyone accepts, but no play of the cards left can end that way; play on."
-    who = [names[seat] for seat in result.refused_by]
-    if len(who) == 1:
-        return f"{said}. {who[0]} refuses your claim; play on."
-    listed = ", ".join(who[:-1]) + f" and {who[-1]}"
-    return f"{said}. {listed} refuse your claim; play on."
+    # Which bot refused is not said: each answers from its own cards, so
+    # naming it would tell the claimer something of them.
+    return f"{said}. The others' cards do not make it sure: your claim is refused; play on."
