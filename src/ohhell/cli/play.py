@@ -4,7 +4,8 @@ The full-screen app needs the ``tui`` extra (Textual); without it, or when the
 output is not a terminal, or with ``--plain``, the line mode plays instead.
 The match is saved after every action; ``--resume`` continues it, and starting
 ``ohhell play`` while an unfinished match is saved asks whether to resume it
-(``--new`` starts a new one without asking).
+(``--new`` starts a new one without asking). ``--forced-cards yes|no``
+(remembered in ``settings``) has a card you have no choice about played for you.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..terminal.session import (
     default_save_path,
     keep_previous,
 )
+from ..terminal.settings import forced_cards_remembered, remember_forced_cards, settings_path
 from ..terminal.you_words import standings_for_you
 
 DEFAULT_TRICK_PAUSE = 3.0
@@ -55,6 +57,7 @@ def add_parser(sub: Any) -> None:
             "ohhell play --hand-sizes 3,2,1 --seed 7      # a short match, the same cards every time",
             "ohhell play --plain < answers.txt            # line mode: screen readers, scripts",
             "ohhell play --bid-change-wait 10             # 10 s to change your bid before the next bid",
+            "ohhell play --forced-cards yes               # your only card is played for you (remembered)",
         ),
     )
     add_rule_options(play)
@@ -125,7 +128,27 @@ def add_parser(sub: Any) -> None:
             "need more time to read, say with a screen reader"
         ),
     )
+    play.add_argument(
+        "--forced-cards",
+        type=_yes_no,
+        default=None,
+        metavar="yes|no",
+        help=(
+            "play for you a card you have no choice about (the only one that follows suit, or the last "
+            f"of the hand); the choice is remembered in {settings_path()} (default: the remembered "
+            "choice, at first no). In the full screen the o key turns it on and off"
+        ),
+    )
     play.set_defaults(func=cmd_play)
+
+
+def _yes_no(text: str) -> bool:
+    answer = text.strip().lower()
+    if answer in ("yes", "y", "on", "true", "1"):
+        return True
+    if answer in ("no", "n", "off", "false", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"{text!r}: answer yes or no")
 
 
 def _wait_seconds(text: str) -> float:
@@ -270,6 +293,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     if note:
         print(note, file=sys.stderr)
+    if args.forced_cards is not None:  # said once, remembered for the matches after
+        remember_forced_cards(args.forced_cards)
+        session.forced_cards = args.forced_cards
+    else:
+        session.forced_cards = forced_cards_remembered()
     plain = args.plain or not (sys.stdout.isatty() and sys.stdin.isatty())
     if not plain:
         try:

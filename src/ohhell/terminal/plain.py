@@ -8,7 +8,9 @@ asks for the expert's hint, ``?`` shows the rules, ``s`` the score sheet and
 ``q`` saves and quits; the end of the input saves and quits too, saying so
 on stderr (stdout keeps the game alone). The match is saved after every
 action anyway (see ``session``). At the card prompt ``claim all``, ``claim
-none`` or ``claim 2`` claims tricks (``Session.claim`` decides).
+none`` or ``claim 2`` claims tricks (``Session.claim`` decides). With the
+session's ``forced_cards`` on, a card you have no choice about is played
+for you, with a line that says so, and nothing is asked.
 
 It shows only ``session.observation()`` and the session's events: what the
 human may know.
@@ -63,7 +65,7 @@ from ..describe import (
 from ..score_words import result_lines, running_totals, score_sheet_lines
 from .claim_words import claim_answer, claim_words, tricks_left_words
 from .session import HUMAN, Next, Session, default_save_path
-from .you_words import standings_for_you
+from .you_words import forced_words, standings_for_you
 
 COMMANDS = (
     "At any prompt: h for a hint, ? for the rules, s for the score sheet, q to save and quit. "
@@ -201,7 +203,11 @@ class PlainUI:
                 if what is Next.OVER:
                     self.final()
                     return 0
-                if what is Next.HUMAN:
+                forced = s.forced_play() if s.forced_cards and what is Next.HUMAN else None
+                if forced is not None:  # no choice to make: the card is played for you
+                    self.say(forced_words(forced))
+                    self.show_event(s.act(forced))
+                elif what is Next.HUMAN:
                     self.human_turn()
                 else:
                     self.show_event(s.step())

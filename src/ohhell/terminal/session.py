@@ -30,6 +30,10 @@ know (a sealed bid has no value, a deal no cards).
   certain claim of fewer tricks hands the human's cards to the referee, which
   plays them as a bot's turn (``next`` says ``BOT``, ``choose`` gives the card
   that keeps the claim). Accepted claims are saved in the record.
+- Forced cards: ``forced_play`` is the human's one legal play when there is
+  no choice (the only card that follows suit, the last card of the hand, a
+  Devil's Bridge card that is the only action); with ``forced_cards`` on, a
+  front end plays it for the human (``act``) and says so (``forced_words``).
 """
 
 from __future__ import annotations
@@ -255,6 +259,8 @@ class Session:
         self.claimed_hands: set[int] = set()  # hands the human claimed in: one claim a hand
         # Positions the referee searches to find a claim certain (past them the bots are asked).
         self.claim_budget = SEARCH_BUDGET
+        # Play the human's card when it is the only legal one (the front ends do it; see forced_play).
+        self.forced_cards = False
 
     # --- Setting up ---
 
@@ -482,6 +488,18 @@ class Session:
         for claim in reversed(self.claims):
             if claim.seat == self.human and claim.at >= st.hand_log_start:
                 return claim
+        return None
+
+    def forced_play(self) -> Play | None:
+        """The human's only legal action now when it is a card (the only one
+        that follows suit, the last of the hand, or a Devil's Bridge card
+        that is the only action), else None. The legality is the referee's:
+        the observation's legal actions."""
+        if self.next() is not Next.HUMAN or self.in_change_window:
+            return None
+        legal = self.observation().legal_actions
+        if len(legal) == 1 and isinstance(legal[0], Play):
+            return legal[0]
         return None
 
     def level(self, seat: int) -> str:

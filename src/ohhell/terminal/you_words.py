@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .. import Observation, Rules, Standing
+from .. import Observation, Play, Rules, Standing
+from ..describe import card_words
 from ..score_words import standings_lines, tie_break_lines
 
 _MARK = "\x00"
@@ -46,3 +47,9 @@ def tie_break_for_you(
 ) -> list[str]:
     """``score_words.tie_break_lines`` with the reader (seat ``you``) as "you"."""
     return [_for_you(line, names[you]) for line in tie_break_lines(rules, obs, _marked(names, you), table)]
+
+
+def forced_words(play: Play) -> str:
+    """What is said when the only card the person may play is played for them."""
+    card = "the one you cannot see" if play.card is None else f"the {card_words(play.card)}"
+    return f"Your only card, {card}, is played for you."

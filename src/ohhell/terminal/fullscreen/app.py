@@ -13,7 +13,8 @@ others); or the arrows, which move a cursor over the playable cards only
 (it starts on one, or on the hinted card), and Enter. Bids by digits (two
 digits for bids over 9, or Enter after one); trump ``1``-``5``; Enter takes
 the hint's bid, trump or card. ``h`` hint, ``k`` claim tricks (see
-``claim``), ``?`` rules, ``s`` score sheet, ``q`` save and quit; Enter
+``claim``), ``o`` forced cards on or off (see ``forced``), ``?`` rules,
+``s`` score sheet, ``q`` save and quit; Enter
 continues after a trick. After your bid, while
 the rules let you change it (R-BID-CHANGE), the next bidder waits a few
 seconds, counted down on screen: a digit changes the bid, Enter lets the next
@@ -58,6 +59,7 @@ from ... import (
 from ...describe import balance_words, refusal_words, rules_title, sort_hand
 from ..session import Next, Session
 from .claim import CLAIM_KEY, start_claim
+from .forced import FORCED_KEY, play_forced, toggle_forced
 from .layout import COMPACT, FULL, fitting_layout, need, too_small_words
 from .screens import FinalScreen, RulesScreen, ScoreScreen
 from .style import CSS
@@ -89,6 +91,7 @@ class OhHellApp(App[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "hint", "Hint"),
         Binding(CLAIM_KEY, "claim", "Claim"),
+        Binding(FORCED_KEY, "forced", "Forced cards"),
         Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("s", "scores", "Scores"),
         Binding("l", "log", "Log"),
@@ -163,7 +166,11 @@ class OhHellApp(App[str]):
         log = self.query_one("#log", RichLog)
         log.write(Text(f"Oh Hell: {rules_title(s.rules)}.", style="bold"))
         opponents = ", ".join(f"{s.names[i]} ({s.kinds[i]})" for i in range(s.rules.players) if i != s.human)
-        keys = "Press ? for the rules, h for a hint, k to claim tricks while the cards are played."
+        keys = (
+            "Press ? for the rules, h for a hint, k to claim tricks while the cards are played, "
+            f"{FORCED_KEY} to have a card you have no choice about played for you "
+            f"(now {'on' if s.forced_cards else 'off'})."
+        )
         log.write(Text(f"Against {opponents}. {keys}"))
         if s.moves and not s.is_over:
             log.write(Text(f"Resumed from {s.save_path}.", style="dim"))
@@ -487,6 +494,10 @@ class OhHellApp(App[str]):
                     self.refresh_view()
                     self.show_final()
                     return
+                forced = s.forced_play() if s.forced_cards and what is Next.HUMAN else None
+                if forced is not None:  # your only card: played for you, like a move
+                    await self.after_event(play_forced(self, forced), by_bot=True)
+                    continue
                 if what is Next.HUMAN:
                     if s.in_change_window:
                         self.arm_grace()
@@ -748,6 +759,10 @@ class OhHellApp(App[str]):
         if self._main_screen():
             start_claim(self)
 
+    def action_forced(self) -> None:
+        if self._main_screen():
+            toggle_forced(self)
+
     def action_rules(self) -> None:
         if isinstance(self.screen, RulesScreen):
             return
@@ -771,6 +786,6 @@ class OhHellApp(App[str]):
         # and while the window is too small to show the table.
         if action == "log":
             return self.layout == COMPACT and self._main_screen()
-        if action in ("hint", "claim", "scores", "key", "confirm", "move"):
+        if action in ("hint", "claim", "forced", "scores", "key", "confirm", "move"):
             return self._main_screen() and self.layout is not None
         return True
