@@ -8,7 +8,9 @@ def _missing(*modules: str) -> bool:
     return not all(importlib.util.find_spec(m) for m in modules)
 
 
-collect_ignore = []
+# This file has no doctest, and collecting it as one would import it again
+# under the name "conftest", which tests/terminal/conftest.py holds already.
+collect_ignore = ["conftest.py"]
 if _missing("textual"):  # the tui extra
     collect_ignore.append("ohhell/tui")
 if _missing("starlette", "sqlalchemy", "uvicorn"):  # the web extra
