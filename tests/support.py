@@ -16,14 +16,17 @@ from typing import Any
 import pytest
 
 from ohhell import (
+    Bid,
     Card,
     Deal,
     GameState,
     IllegalActionError,
     Observation,
+    Phase,
     Rules,
     apply,
     chance_action,
+    make_rules,
     new_game,
     observe,
     parse_cards,
@@ -54,6 +57,20 @@ def dealt(rules: Rules, hands: str, turned: str | None = None) -> GameState:
     state = new_game(rules)
     hand_cards = tuple(tuple(parse_cards(h)) for h in hands.split("|"))
     apply(state, Deal(hand_cards, Card.parse(turned) if turned else None))
+    return state
+
+
+def in_play(hands: tuple[str, ...], turned: str = "2C", bids: tuple[int, ...] | None = None) -> GameState:
+    """One hand dealt as given (pagat rules, no hook), bid as ``bids``
+    (default all 0), ready for its first lead: the last seat deals, so seat 0
+    bids and leads first. For positions of the play (claims)."""
+    n = len(hands)
+    size = len(hands[0].split())
+    options = {"players": str(n), "hand-sizes": str(size), "first-dealer": str(n - 1), "hook": "no"}
+    state = dealt(make_rules("pagat", options), "|".join(hands), turned)
+    for seat, bid in enumerate(bids or (0,) * n):
+        apply(state, Bid(seat, bid))
+    assert state.phase is Phase.PLAY and state.to_act == 0
     return state
 
 

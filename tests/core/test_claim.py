@@ -8,10 +8,7 @@ import random
 import pytest
 
 from ohhell import (
-    Bid,
-    Card,
     Claim,
-    Deal,
     GameState,
     IllegalActionError,
     Phase,
@@ -28,26 +25,12 @@ from ohhell import (
     loads,
     make_rules,
     new_game,
-    parse_cards,
     seats_to_ask,
     settling_play,
     tricks_left,
 )
 from ohhell.hand import playable
-
-
-def dealt(hands: tuple[str, ...], turned: str = "2C", bids: tuple[int, ...] | None = None) -> GameState:
-    """A hand of ``len(hands[0].split())`` cards dealt as given, seat 0 bidding
-    and leading first (the last seat deals), bid as ``bids`` (default 0s)."""
-    n = len(hands)
-    size = len(hands[0].split())
-    options = {"players": str(n), "hand-sizes": str(size), "first-dealer": str(n - 1), "hook": "no"}
-    state = new_game(make_rules("pagat", options))
-    apply(state, Deal(tuple(tuple(parse_cards(h)) for h in hands), Card.parse(turned)))
-    for seat, bid in enumerate(bids or (0,) * n):
-        apply(state, Bid(seat, bid))
-    assert state.phase is Phase.PLAY and state.to_act == 0
-    return state
+from support import in_play
 
 
 def random_play_state(seed: int, players: int = 4, size: int = 4) -> GameState:
@@ -102,21 +85,21 @@ def brute_possible(state: GameState, seat: int, need: int) -> bool:
 
 def test_a_claim_is_certain_only_when_no_play_of_the_others_can_break_it() -> None:
     # Seat 0 leads the ace and king of spades (trump is clubs, nobody has one).
-    state = dealt(("AS KS", "2H 3H", "4H 5H"))
+    state = in_play(("AS KS", "2H 3H", "4H 5H"))
     assert tricks_left(state) == 2
     assert claim_holds(state, 0, 2) is True
     assert claim_holds(state, 0, 1) is False and claim_holds(state, 0, 0) is False
     assert claim_holds(state, 1, 0) is True and claim_holds(state, 2, 0) is True
     # Seat 1 would duck the first heart, but seat 2 can win it and lead the
     # second heart into seat 1's nine: taking none is not certain.
-    ducks = dealt(("4H 2S", "2H 9H", "3H 5H"))
+    ducks = in_play(("4H 2S", "2H 9H", "3H 5H"))
     assert claim_holds(ducks, 1, 0) is False
 
 
 def test_certainty_needs_the_right_card_and_the_search_finds_it() -> None:
     # R-FOLLOW: seat 1 must follow hearts. It can take exactly one trick only
     # by ducking the first (2H under 5H) and winning the second with AH.
-    state = dealt(("5H 3H", "2H AH", "4H 6H"))
+    state = in_play(("5H 3H", "2H AH", "4H 6H"))
     assert claim_holds(state, 1, 1) is True
     play = settling_play(state, Claim(1, 1, len(state.log)))
     assert play.seat == 0  # seat 0 is to play: not the claimer's card to choose, any legal one
@@ -179,7 +162,7 @@ def test_the_follow_rule_is_one_rule(seed: int) -> None:
 
 
 def test_a_claim_outside_the_play_or_out_of_range_is_refused() -> None:
-    state = dealt(("AS KS", "2H 3H", "4H 5H"))
+    state = in_play(("AS KS", "2H 3H", "4H 5H"))
     for seat, tricks, words in ((0, 3, "0 to 2"), (0, -1, "0 to 2"), (5, 0, "no seat")):
         with pytest.raises(IllegalActionError, match=words):
             check_claim(state, seat, tricks)
@@ -202,7 +185,7 @@ def test_a_big_hand_past_the_budget_is_not_known() -> None:
 
 
 def test_claims_in_the_record_round_trip_and_are_checked_on_replay() -> None:
-    state = dealt(("AS KS", "2H 3H", "4H 5H"), bids=(2, 0, 0))
+    state = in_play(("AS KS", "2H 3H", "4H 5H"), bids=(2, 0, 0))
     at = len(state.log)
     claim = Claim(0, 2, at)
     while state.phase is Phase.PLAY:
@@ -235,7 +218,7 @@ def test_a_bot_accepts_a_claim_only_when_its_own_cards_make_it_sure() -> None:
 
     # Seat 0 shows the two top trumps: whoever holds the rest, it takes both
     # tricks, so seat 1 accepts; a claim of none is refused.
-    state = dealt(("AS KS", "2S 3S", "4S 5S"), turned="7S")
+    state = in_play(("AS KS", "2S 3S", "4S 5S"), turned="7S")
     shown = state.hands[0]
     obs = observe(state, 1)
     assert accepts_claim(obs, 0, 2, shown, random.Random(1)) is True
@@ -243,6 +226,6 @@ def test_a_bot_accepts_a_claim_only_when_its_own_cards_make_it_sure() -> None:
     # The ace and queen of spades: sure in the real deal (seat 2 has no
     # king), not from seat 2's cards and the shown ones alone (seat 1 might
     # hold the king): a careful bot refuses.
-    state = dealt(("AS QS", "2H 3H", "4H 5H", "6H 7H"), turned="7S")
+    state = in_play(("AS QS", "2H 3H", "4H 5H", "6H 7H"), turned="7S")
     assert claim_holds(state, 0, 2) is True
     assert accepts_claim(observe(state, 2), 0, 2, state.hands[0], random.Random(1)) is False

@@ -14,38 +14,20 @@ from pathlib import Path
 import pytest
 
 from ohhell import (
-    Bid,
-    Card,
     Claim,
-    Deal,
     GameState,
     IllegalActionError,
     Phase,
-    apply,
     load,
     make_rules,
-    new_game,
-    parse_cards,
 )
 from ohhell.record import dumps
 from ohhell.terminal.claim_words import claim_answer, claim_words
 from ohhell.terminal.plain import COMMANDS, PlainUI
 from ohhell.terminal.session import Next, Session
+from support import in_play
 
 NAMES = ("You", "Bruno", "Chloe")
-
-
-def dealt(hands: tuple[str, ...], turned: str = "2C", bids: tuple[int, ...] | None = None) -> GameState:
-    """One hand dealt as given, the human (seat 0) bidding and leading first, bid as ``bids``."""
-    n = len(hands)
-    size = len(hands[0].split())
-    options = {"players": str(n), "hand-sizes": str(size), "first-dealer": str(n - 1), "hook": "no"}
-    state = new_game(make_rules("pagat", options))
-    apply(state, Deal(tuple(tuple(parse_cards(h)) for h in hands), Card.parse(turned)))
-    for seat, bid in enumerate(bids or (0,) * n):
-        apply(state, Bid(seat, bid))
-    assert state.phase is Phase.PLAY and state.to_act == 0
-    return state
 
 
 def session_over(state: GameState, path: Path) -> Session:
@@ -70,7 +52,7 @@ MIXED = ("AS 2H", "KS 3H", "QH 5H")
 
 
 def test_a_certain_claim_of_every_trick_plays_the_hand_out_and_replays(tmp_path: Path) -> None:
-    session = session_over(dealt(TOP, bids=(2, 0, 0)), tmp_path / "m.ohr")
+    session = session_over(in_play(TOP, bids=(2, 0, 0)), tmp_path / "m.ohr")
     at = session.moves
     result = session.claim(2)
     assert result.certain and result.settled and not result.refused_by
@@ -88,7 +70,7 @@ def test_a_certain_claim_of_every_trick_plays_the_hand_out_and_replays(tmp_path:
 
 
 def test_a_certain_claim_of_none_plays_your_cards_for_you_while_the_bots_play_on(tmp_path: Path) -> None:
-    session = session_over(dealt(LOW), tmp_path / "m.ohr")
+    session = session_over(in_play(LOW), tmp_path / "m.ohr")
     result = session.claim(0)
     assert result.certain and not result.settled and result.events == ()
     assert claim_words(result, NAMES) == (
@@ -109,7 +91,7 @@ def test_a_certain_claim_of_none_plays_your_cards_for_you_while_the_bots_play_on
 
 
 def test_a_claim_refused_by_a_bot_changes_nothing(tmp_path: Path) -> None:
-    session = session_over(dealt(MIXED), tmp_path / "m.ohr")
+    session = session_over(in_play(MIXED), tmp_path / "m.ohr")
     before = session.record()
     result = session.claim(2)
     assert not result.accepted and result.refused_by and result.events == ()
@@ -125,7 +107,7 @@ def test_a_claim_the_bots_all_accept_plays_the_hand_out(tmp_path: Path) -> None:
     # Top trumps: the claim holds in every deal the bots can imagine. The
     # referee's search is given no room, so it cannot call the claim certain
     # and the bots are asked.
-    session = session_over(dealt(TOP, turned="2S", bids=(2, 0, 0)), tmp_path / "m.ohr")
+    session = session_over(in_play(TOP, turned="2S", bids=(2, 0, 0)), tmp_path / "m.ohr")
     session.claim_budget = 0
     result = session.claim(2)
     assert result.agreed and not result.certain and result.settled
@@ -140,7 +122,7 @@ def test_a_claim_all_accept_but_the_cards_cannot_make_is_not_kept(
     # Bots judge from what they see; the referee settles only what the real
     # cards can give: here the 2 of hearts cannot take a trick.
     monkeypatch.setattr("ohhell.terminal.session.accepts_claim", lambda *args: True)
-    session = session_over(dealt(MIXED), tmp_path / "m.ohr")
+    session = session_over(in_play(MIXED), tmp_path / "m.ohr")
     before = session.record()
     result = session.claim(2)
     assert result.impossible and not result.accepted and result.events == ()
@@ -149,7 +131,7 @@ def test_a_claim_all_accept_but_the_cards_cannot_make_is_not_kept(
 
 
 def test_a_bad_claim_is_refused_with_the_reason(tmp_path: Path) -> None:
-    session = session_over(dealt(LOW), tmp_path / "m.ohr")
+    session = session_over(in_play(LOW), tmp_path / "m.ohr")
     with pytest.raises(IllegalActionError, match="0 to 3"):
         session.claim(4)
     assert claim_answer("all", 3) == 3 and claim_answer("none", 3) == 0 and claim_answer("x", 3) is None
@@ -157,7 +139,7 @@ def test_a_bad_claim_is_refused_with_the_reason(tmp_path: Path) -> None:
 
 def test_a_claim_is_saved_resumed_and_carried_on(tmp_path: Path) -> None:
     path = tmp_path / "m.ohr"
-    session = session_over(dealt(LOW), path)
+    session = session_over(in_play(LOW), path)
     session.claim(0)
     session.step()  # your first card, played for you
     again = Session.resume(path)
@@ -173,7 +155,7 @@ def test_a_claim_is_saved_resumed_and_carried_on(tmp_path: Path) -> None:
 
 
 def test_the_line_mode_takes_claim_none_at_the_card_prompt(tmp_path: Path) -> None:
-    session = session_over(dealt(LOW), tmp_path / "m.ohr")
+    session = session_over(in_play(LOW), tmp_path / "m.ohr")
     out = io.StringIO()
     code = PlainUI(session, io.StringIO("claim none\n"), out, io.StringIO(), echo=True).run()
     text = out.getvalue()
@@ -189,7 +171,7 @@ def test_the_line_mode_takes_claim_none_at_the_card_prompt(tmp_path: Path) -> No
 
 
 def test_the_line_mode_says_the_claim_is_refused(tmp_path: Path) -> None:
-    session = session_over(dealt(MIXED), tmp_path / "m.ohr")
+    session = session_over(in_play(MIXED), tmp_path / "m.ohr")
     out = io.StringIO()
     PlainUI(session, io.StringIO("claim all\nclaim 7\n"), out, io.StringIO(), echo=True).run()
     text = out.getvalue()
@@ -205,7 +187,7 @@ def test_the_full_screen_claim_key(tmp_path: Path) -> None:
     from ohhell.terminal.fullscreen.app import OhHellApp
     from ohhell.terminal.fullscreen.claim import CLAIM_KEY, ClaimScreen
 
-    session = session_over(dealt(LOW), tmp_path / "m.ohr")
+    session = session_over(in_play(LOW), tmp_path / "m.ohr")
     app = OhHellApp(session, pause=0, trick_pause=0)
 
     async def go() -> None:
@@ -241,7 +223,7 @@ def test_the_full_screen_claims_all_with_a_and_escape_claims_nothing(tmp_path: P
     from ohhell.terminal.fullscreen.app import OhHellApp
     from ohhell.terminal.fullscreen.claim import CLAIM_KEY, ClaimScreen
 
-    session = session_over(dealt(TOP, bids=(2, 0, 0)), tmp_path / "m.ohr")
+    session = session_over(in_play(TOP, bids=(2, 0, 0)), tmp_path / "m.ohr")
     app = OhHellApp(session, pause=0, trick_pause=0)
 
     async def go() -> None:

@@ -20,6 +20,7 @@ The screenshots under docs/screenshots/web-*.png are made by
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -84,11 +85,18 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if MISSING:
         pytest.fail(f"OHHELL_TEST_BROWSER=1 but {MISSING}", pytrace=False)
     db = tmp_path_factory.mktemp("browser") / "b.db"
-    port = _free_port()
     # No creation quota: the module makes many tables from one address.
     app = create_app(
         f"sqlite:///{db}", bot_delay=0.05, away_after=2, think=0.05, limits=Limits(create=None, connects=None)
     )
+    with serving(app) as address:
+        yield address
+
+
+@contextlib.contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free loopback port; its address."""
+    port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="ohhell-serve", daemon=True)

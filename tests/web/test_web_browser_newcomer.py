@@ -17,35 +17,20 @@ Needs playwright and /usr/bin/chromium, as tests/web/test_web_browser.py.
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
+import test_web_browser as tb  # the browser, the skip rule and serving an app
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
 
-CHROMIUM = "/usr/bin/chromium"
-REQUIRED = os.environ.get("OHHELL_TEST_BROWSER") == "1"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+from ohhell.web.app import Limits, create_app
+
 GRACE = 0.4  # seconds the next bot bidder waits for a bid change (3 by default; shorter here, not 0)
 MATCH_LIMIT = 240  # seconds for a whole default match (19 hands); it takes about a minute
-
-MISSING = ""
-try:
-    import uvicorn
-    from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import sync_playwright
-
-    from ohhell.web.app import Limits, create_app
-except ImportError as err:  # pragma: no cover - depends on the machine
-    MISSING = f"the browser tests need {err.name} (python3 -m pip install -e '.[test]')"
-if not MISSING and not os.access(CHROMIUM, os.X_OK):  # pragma: no cover - depends on the machine
-    MISSING = f"the browser tests need Debian's chromium at {CHROMIUM} (apt-get install -y chromium)"
-if MISSING and not REQUIRED:  # pragma: no cover - depends on the machine
-    pytest.skip(f"{MISSING}; OHHELL_TEST_BROWSER=1 makes this a failure", allow_module_level=True)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -55,12 +40,9 @@ if TYPE_CHECKING:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """``ohhell serve``'s app with its defaults (the 60 s move clock, bots
     covering after 60 s away), bots quick to move so a match takes a minute."""
-    if MISSING:
-        pytest.fail(f"OHHELL_TEST_BROWSER=1 but {MISSING}", pytrace=False)
+    if tb.MISSING:
+        pytest.fail(f"OHHELL_TEST_BROWSER=1 but {tb.MISSING}", pytrace=False)
     db = tmp_path_factory.mktemp("newcomer") / "n.db"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
     app = create_app(
         f"sqlite:///{db}",
         bot_delay=0.02,
@@ -68,26 +50,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         change_grace=GRACE,
         limits=Limits(create=None, connects=None),
     )
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, name="ohhell-serve-newcomer", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not uv.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            pytest.fail("the server did not start", pytrace=False)
-        time.sleep(0.02)
-    try:
-        yield {"base": f"http://127.0.0.1:{port}", "app": app}
-    finally:
-        uv.should_exit = True
-        thread.join(10)
+    with tb.serving(app) as base:
+        yield {"base": base, "app": app}
 
 
 @pytest.fixture(scope="module")
 def browser(server: Any) -> Iterator[Browser]:
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=tb.CHROMIUM, args=tb.CHROMIUM_ARGS)
         try:
             yield browser
         finally:

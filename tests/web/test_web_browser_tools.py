@@ -7,7 +7,9 @@ tests/web/test_web_browser.py (its fixtures are reused).
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import test_web_browser as tb
@@ -23,6 +25,31 @@ browser = tb.browser
 context = tb.context
 no_page_errors = tb.no_page_errors
 __all__ = ["base", "browser", "context", "live_server", "no_page_errors"]  # fixtures, shared
+
+
+@contextlib.contextmanager
+def friends_at_a_table(
+    browser: Browser, base: str, host_name: str, friend_name: str
+) -> Iterator[tuple[Page, Page, str]]:
+    """A started table of four: the host, a friend who joined by the link
+    (seat 2) and two random bots; the host's page, the friend's and the table."""
+    host_context, friend_context = tb.new_context(browser), tb.new_context(browser)
+    try:
+        host = host_context.new_page()
+        table = tb.create_table(host, base, host_name, ["human", "random", "random"])
+        friend = friend_context.new_page()
+        friend.goto(f"{base}/t/{table}")
+        friend.locator("#join-form").wait_for()
+        friend.fill("#join-name", friend_name)
+        friend.click("#join-button")
+        host.locator("#lobby-seats li[data-seat='1']", has_text=friend_name).wait_for()
+        tb.start(host)
+        for page in (host, friend):
+            page.locator("#hand button.card").first.wait_for()
+        yield host, friend, table
+    finally:
+        host_context.close()
+        friend_context.close()
 
 
 def bid_when_asked(page: Page) -> None:
@@ -51,18 +78,7 @@ def test_forced_cards_are_played_for_you_when_you_ask(base: str, context: Browse
 
 
 def test_a_friend_leaves_and_a_bot_takes_the_seat(base: str, browser: Browser) -> None:
-    host_context, friend_context = tb.new_context(browser), tb.new_context(browser)
-    try:
-        host = host_context.new_page()
-        table = tb.create_table(host, base, "Gus", ["human", "random", "random"])
-        friend = friend_context.new_page()
-        friend.goto(f"{base}/t/{table}")
-        friend.locator("#join-form").wait_for()
-        friend.fill("#join-name", "Hal")
-        friend.click("#join-button")
-        host.locator("#lobby-seats li[data-seat='1']", has_text="Hal").wait_for()
-        tb.start(host)
-        friend.locator("#hand button.card").first.wait_for()
+    with friends_at_a_table(browser, base, "Gus", "Hal") as (host, friend, _):
         assert host.locator("#leave-button").is_hidden()  # the host ends the table instead
         friend.on("dialog", lambda dialog: dialog.accept())
         friend.click("#leave-button")
@@ -71,24 +87,10 @@ def test_a_friend_leaves_and_a_bot_takes_the_seat(base: str, browser: Browser) -
         assert "bot" in host.inner_text("#players .seat[data-seat='1']")
         friend.locator("#leave-button").wait_for(state="hidden")  # a watcher now
         assert friend.locator("#hand button.card").count() == 0
-    finally:
-        host_context.close()
-        friend_context.close()
 
 
 def test_the_host_ends_the_table(base: str, browser: Browser) -> None:
-    host_context, friend_context = tb.new_context(browser), tb.new_context(browser)
-    try:
-        host = host_context.new_page()
-        table = tb.create_table(host, base, "Ivy", ["human", "random", "random"])
-        friend = friend_context.new_page()
-        friend.goto(f"{base}/t/{table}")
-        friend.locator("#join-form").wait_for()
-        friend.fill("#join-name", "Jo")
-        friend.click("#join-button")
-        host.locator("#lobby-seats li[data-seat='1']", has_text="Jo").wait_for()
-        tb.start(host)
-        host.locator("#hand button.card").first.wait_for()
+    with friends_at_a_table(browser, base, "Ivy", "Jo") as (host, friend, _):
         assert friend.locator("#end-button").is_hidden()
         host.on("dialog", lambda dialog: dialog.accept())
         host.click("#end-button")
@@ -99,9 +101,6 @@ def test_the_host_ends_the_table(base: str, browser: Browser) -> None:
         link = friend.locator("#status a", has_text="Download the record so far")
         record = friend.request.get(f"{base}{link.get_attribute('href')}")
         assert record.ok and "Ivy" in record.text()
-    finally:
-        host_context.close()
-        friend_context.close()
 
 
 def test_a_claim_from_the_page(live_server: Any, browser: Browser) -> None:
