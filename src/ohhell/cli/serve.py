@@ -28,6 +28,7 @@ def add_parser(sub: Any) -> None:
             "ohhell serve --host 0.0.0.0 --port 8080        # friends on the network can join",
             "ohhell serve --clock 45 --away 30              # 45 s a move; a bot covers after 30 s away",
             "ohhell serve --db postgresql+psycopg://user@127.0.0.1/ohhell",
+            "ohhell serve --db postgresql+psycopg://user@db/ohhell --broker redis://cache:6379/0 --workers 4",
         ),
     )
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
@@ -37,6 +38,20 @@ def add_parser(sub: Any) -> None:
         metavar="URL",
         help="an SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/ohhell "
         "(default: sqlite file $OHHELL_HOME/ohhell.db or ~/.local/share/ohhell/ohhell.db)",
+    )
+    serve.add_argument(
+        "--broker",
+        metavar="URL",
+        help="a Redis URL (redis://host:6379/0): several server processes, on this machine or others, "
+        "serve the same PostgreSQL database and pass live updates through it (docs/hosting.md)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes on this machine sharing the port (default 1; more need --broker and a "
+        "PostgreSQL --db)",
     )
     serve.add_argument(
         "--away",
@@ -181,6 +196,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "idle_lifetime",
         "head_timeout",
     )
+    if args.workers < 1:
+        print("ohhell serve: --workers must be 1 or more", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not args.broker:
+        print(
+            "ohhell serve: --workers needs --broker redis://host:port/0 (the processes tell each other "
+            "what happens at their tables through it) and a PostgreSQL --db",
+            file=sys.stderr,
+        )
+        return 2
     for name in numbers:
         if getattr(args, name) < 0:
             print(f"ohhell serve: --{name.replace('_', '-')} cannot be negative", file=sys.stderr)
@@ -220,24 +245,80 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
         store = Store(args.db)  # a bad --db URL fails here, with its reason, not inside uvicorn
         where = database_words(store.url)
+        shared = store.engine.dialect.name != "sqlite"
         store.close()
-        app = create_app(
-            args.db,
-            away_after=args.away,
-            bot_delay=args.bot_delay,
-            think=args.think,
-            clock=args.clock,
-            change_grace=min(args.bid_change_wait, 3600.0),
-            limits=limits,
-            think_workers=default_workers(),
-        )
+        if args.broker and not shared:
+            raise ValueError(
+                "--broker is for several processes sharing one database: give a PostgreSQL --db "
+                "(an SQLite file belongs to one process)"
+            )
+        if args.broker:
+            check_broker(args.broker)
+        settings = {
+            "store_url": args.db,
+            "away_after": args.away,
+            "bot_delay": args.bot_delay,
+            "think": args.think,
+            "clock": args.clock,
+            "change_grace": min(args.bid_change_wait, 3600.0),
+            "think_workers": max(1, default_workers() // args.workers),
+            "broker": args.broker,
+        }
+        app = create_app(**settings, limits=limits)
     except Exception as err:  # a bad --db URL or limit names itself
         print(f"ohhell serve: {err}", file=sys.stderr)
         return 2
     print(f"ohhell serve: http://{args.host}:{args.port}/  (Ctrl-C stops)", flush=True)
     print(f"ohhell serve: {where}", flush=True)
-    run(app, args.host, args.port, head_timeout=args.head_timeout, per_address=args.sockets_per_address)
+    if args.broker:
+        print(
+            f"ohhell serve: live updates between processes go through {hide_password(args.broker)}",
+            flush=True,
+        )
+    guard = {"head_timeout": args.head_timeout, "per_address": args.sockets_per_address}
+    if args.workers > 1:
+        from ..web.workers import run_workers
+
+        print(f"ohhell serve: {args.workers} processes share the port", flush=True)
+        run_workers(settings, limits, args.host, args.port, args.workers, **guard)
+    else:
+        run(app, args.host, args.port, **guard)
     return 0
+
+
+def hide_password(url: str) -> str:
+    """A URL as it may be printed.
+
+    >>> hide_password("redis://:secret@cache:6379/0")
+    'redis://:***@cache:6379/0'
+    >>> hide_password("redis://127.0.0.1:6379/0")
+    'redis://127.0.0.1:6379/0'
+    """
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return parts._replace(netloc=f"{user}:***@{host}{port}").geturl()
+
+
+def check_broker(url: str) -> None:
+    """Refuse a broker this server cannot reach, naming why, before serving."""
+    try:
+        import redis
+    except ImportError:
+        raise ValueError(
+            "--broker needs the cluster extra (redis is missing): python3 -m pip install -e '.[cluster]'"
+        ) from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        client.ping()
+        client.close()
+    except (ValueError, redis.RedisError) as err:
+        raise ValueError(f"--broker {hide_password(url)}: {err}") from None
 
 
 def run(app: Any, host: str, port: int, **limits: Any) -> None:

@@ -15,7 +15,7 @@ import json
 import logging
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any
 
@@ -48,6 +48,8 @@ from .. import (
 from ..bots import opponent_levels
 from . import seating
 from .chat import REACTIONS, clean_text, parse_mutes, watcher_name
+from .cluster import Cluster
+from .connection import QUEUE_LIMIT
 from .guard import Guard, Quotas, client_address
 from .hub import Hub
 from .lobby import form_options
@@ -65,6 +67,7 @@ from .protocol import (
     result_json,
 )
 from .protocol import dumps as dumps_json
+from .relay import Relay
 from .requests import int_field, json_body, read_body
 from .scores import score_routes
 from .store import Store
@@ -174,8 +177,11 @@ class Server:
         limits: Limits = Limits(),
         now: Callable[[], float] = time.monotonic,
         think_workers: int = 0,
+        broker: str | None = None,
     ) -> None:
         self.store_url = store_url
+        self.broker = broker  # Redis, when several processes serve one database (cluster.py)
+        self.relay: Relay | None = None
         self.think_workers = think_workers
         self.now = now  # the time of turn clocks and absences (tests move it by hand)
         self.limits = limits
@@ -206,6 +212,12 @@ class Server:
             now=self.now,
             thinkers=Thinkers(self.think_workers),
         )
+        if self.broker:
+            cluster = Cluster(self.broker, self.store.group_id())
+            await cluster.start()
+            self.relay = Relay(cluster, self)
+            self.relay.start()
+            self.hub.join_cluster(cluster, self.relay)
         resumed = await self.hub.resume_all()
         if resumed:
             log.info("%d matches go on when their players come back", resumed)
@@ -214,9 +226,17 @@ class Server:
             yield
         finally:
             sweeper.cancel()
+            if self.relay is not None:
+                await self.relay.close()
             await self.hub.close()
+            if self.relay is not None:
+                await self.relay.cluster.close()
             self.hub.thinkers.close()
             self.store.close()
+
+    async def held(self, table_id: str) -> LiveTable | None:
+        """The table, if this process holds it (or can take it now)."""
+        return await self.tables.get(table_id)
 
     async def _sweep(self) -> None:
         """Now and then: forget idle tables nobody watches (memory) and
@@ -239,12 +259,6 @@ class Server:
     def tables(self) -> Hub:
         assert self.hub is not None, "the server has not started"
         return self.hub
-
-    async def table(self, request: Request) -> LiveTable:
-        table = await self.tables.get(request.path_params["table"])
-        if table is None:
-            raise TableError("there is no such table", status=404)
-        return table
 
     # --- Pages ---
 
@@ -325,50 +339,81 @@ class Server:
         return JSONResponse({"table": table_id, "seat": seat, "token": token})
 
     async def show(self, request: Request) -> Response:
-        table = await self.table(request)
-        return JSONResponse(table.public())
+        return await self._at_table(request, "show")
 
     async def join(self, request: Request) -> Response:
         self.quotas.take("tables", client_address(request.scope))
-        table = await self.table(request)
-        data = await json_body(request)
-        # No seat: the first open one (one click on the home page's list).
-        seat = int_field(data, "seat") if data.get("seat") is not None else None
-        name = _name(data, "Player") if data.get("name") else None
-        seat, token = await self.tables.join(table, seat, name)
-        return JSONResponse({"table": table.id, "seat": seat, "token": token})
+        return await self._at_table(request, "join", await json_body(request))
 
     async def rematch(self, request: Request) -> Response:
         self.quotas.take("tables", client_address(request.scope))
-        table = await self.table(request)
-        data = await json_body(request)
-        table_id, seat, token = await self.tables.rematch(table, _token(data))
-        return JSONResponse({"table": table_id, "seat": seat, "token": token})
+        return await self._at_table(request, "rematch", await json_body(request))
 
     async def lobby(self, request: Request) -> Response:
         return Response(self.tables.lobby.answer(), media_type="application/json")
 
     async def fill(self, request: Request) -> Response:
-        table = await self.table(request)
-        data = await json_body(request)
-        await self.tables.fill(table, _token(data), _text(data, "level", "intermediate"))
-        return JSONResponse(table.public())
+        return await self._at_table(request, "fill", await json_body(request))
 
     async def start(self, request: Request) -> Response:
-        table = await self.table(request)
-        data = await json_body(request)
-        await self.tables.start(table, _token(data))
-        return JSONResponse(table.public())
+        return await self._at_table(request, "start", await json_body(request))
 
     async def record(self, request: Request) -> Response:
-        table = await self.table(request)
-        if table.status not in ("over", "ended"):
-            raise TableError("the record can be downloaded once the match is over", status=409)
-        return PlainTextResponse(
-            dumps(table.record()),
-            media_type="text/plain; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="ohhell-{table.id}.ohr"'},
-        )
+        return await self._at_table(request, "record")
+
+    async def _at_table(self, request: Request, op: str, data: Json | None = None) -> Response:
+        """A request about one table, answered by the process that holds it
+        (this one, or another through the relay)."""
+        table_id = request.path_params["table"]
+        found = await self.tables.find(table_id)
+        if found is None:
+            raise TableError("there is no such table", status=404)
+        address = client_address(request.scope)
+        if isinstance(found, str):
+            assert self.relay is not None
+            message = {"op": op, "table": table_id, "data": data or {}, "address": address}
+            result = await self.relay.call(found, message)
+        else:
+            result = await self.table_op(found, op, data or {}, address)
+        if "text" in result:
+            return PlainTextResponse(
+                result["text"], media_type="text/plain; charset=utf-8", headers=result.get("headers")
+            )
+        return JSONResponse(result.get("json"), status_code=int(result.get("status", 200)))
+
+    async def table_op(self, table: LiveTable, op: str, data: Json, address: str) -> Json:
+        """What ``_at_table`` asks of a table held here, as JSON-ready answers."""
+        try:
+            if op == "join":
+                # No seat: the first open one (one click on the home page's list).
+                seat = int_field(data, "seat") if data.get("seat") is not None else None
+                name = _name(data, "Player") if data.get("name") else None
+                seat, token = await self.tables.join(table, seat, name)
+                return {"json": {"table": table.id, "seat": seat, "token": token}}
+            if op == "rematch":
+                table_id, seat, token = await self.tables.rematch(table, _token(data))
+                return {"json": {"table": table_id, "seat": seat, "token": token}}
+            if op == "fill":
+                await self.tables.fill(table, _token(data), _text(data, "level", "intermediate"))
+            elif op == "start":
+                await self.tables.start(table, _token(data))
+            elif op == "record":
+                if table.status not in ("over", "ended"):
+                    raise TableError("the record can be downloaded once the match is over", status=409)
+                return {
+                    "text": dumps(table.record()),
+                    "headers": {"Content-Disposition": f'attachment; filename="ohhell-{table.id}.ohr"'},
+                }
+            elif op != "show":
+                raise TableError(f"unknown request {op!r}", status=404)
+            return {"json": table.public()}
+        except TableError as err:
+            answer: Json = {"error": str(err)}
+            if err.field is not None:
+                answer["field"] = err.field
+            return {"status": err.status, "json": answer}
+        except RulesError as err:
+            return {"status": 400, "json": {"error": str(err)}}
 
     async def replay(self, request: Request) -> Response:
         raw = await read_body(request, MAX_RECORD, "the record")
@@ -414,8 +459,9 @@ class Server:
 
     async def _websocket(self, ws: WebSocket) -> None:
         await ws.accept()
-        table = await self.tables.get(ws.path_params["table"])
-        if table is None:
+        table_id = ws.path_params["table"]
+        found = await self.tables.find(table_id)
+        if found is None:
             await _send_error(ws, "there is no such table", "bad")
             await ws.close(code=4404)
             return
@@ -428,66 +474,114 @@ class Server:
                 await _send_error(ws, f"no hello: {err}" if str(err) else "no hello", "bad")
                 await ws.close(code=4400)
             return
+
+        async def close(code: int) -> None:
+            with contextlib.suppress(Exception):
+                await ws.close(code)
+
+        def make(seat: int | None, host: bool) -> Connection:
+            return Connection(ws.send_text, seat, host=host, close=lambda: ws.close(4008))
+
+        conn: Connection | None = None
+        allowance, last = BURST, asyncio.get_running_loop().time()  # a token bucket against floods
+
+        async def receive() -> str | None:
+            """The client's next message within its rate (None: it left)."""
+            nonlocal allowance, last
+            while True:
+                try:
+                    text = await _receive(ws)
+                except WebSocketDisconnect:
+                    return None
+                now = asyncio.get_running_loop().time()
+                allowance = min(BURST, allowance + (now - last) * self.rate)
+                last = now
+                if allowance >= 1:
+                    allowance -= 1
+                    return text
+                if conn is not None:
+                    conn.post_json({"type": "error", "error": "too many messages: slow down", "code": "bad"})
+
+        try:
+            if isinstance(found, str):
+                # Another process holds the table: this one relays (relay.py).
+                assert self.relay is not None
+                conn = Connection(ws.send_text, None, host=False, close=lambda: ws.close(4008))
+                conn.limit = QUEUE_LIMIT  # the holder knows the seat; a seat's allowance for all
+                conn.start()
+                await self.relay.serve(found, table_id, hello, conn, receive, close)
+                return
+            table = found
+            conn = await self.admit(table, hello, ws.send_text, close, make)
+            if conn is None:
+                return
+            try:
+                while not conn.closed:
+                    text = await receive()
+                    if text is None:
+                        break
+                    await self.on_text(table, conn, text)
+            finally:
+                table.detach(conn)
+        finally:
+            if conn is not None:
+                await conn.stop()
+            if ws.client_state is WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    async def admit(
+        self,
+        table: LiveTable,
+        hello: Json,
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[int], Awaitable[None]],
+        make: Callable[[int | None, bool], Connection],
+    ) -> Connection | None:
+        """A client who said hello joins the table's connections (here, or
+        from another process through the relay): its seat is the one its
+        token holds; None if the table cannot take another watcher."""
         token = hello.get("token")
         seat = table.seat_of_token(token if isinstance(token, str) else None)
         removed = isinstance(token, str) and bool(token) and token_hash(token) in table.chat.removed
+
+        def error(message: str, code: str) -> str:
+            return json.dumps({"type": "error", "error": message, "code": code})
+
         if removed:
-            await _send_error(ws, "The host removed you from this table: you can watch.", "removed")
+            await send(error("The host removed you from this table: you can watch.", "removed"))
         elif token and seat is None:
-            await _send_error(ws, "this token holds no seat at this table: you are watching", "seat")
+            await send(error("this token holds no seat at this table: you are watching", "seat"))
         most = self.limits.spectators_per_table
         if seat is None and most and table.spectators >= most:
             with contextlib.suppress(Exception):
-                await _send_error(ws, "this table has as many watchers as it can take: try later", "busy")
-                await ws.close(code=4429)
-            return
-        conn = Connection(
-            ws.send_text,
-            seat,
-            host=seat is not None and seat == table.host_seat,
-            close=lambda: ws.close(4008),
-        )
+                await send(error("this table has as many watchers as it can take: try later", "busy"))
+                await close(4429)
+            return None
+        conn = make(seat, seat is not None and seat == table.host_seat)
         # The viewer's chat mutes come with the hello, so the chat's history
         # sent on arrival already leaves out whom they muted.
         try:
             conn.muted = parse_mutes(hello.get("mute"), len(table.seats))
         except ProtocolError as err:
-            await _send_error(ws, str(err), "bad")
+            await send(error(str(err), "bad"))
         conn.removed = removed  # removed by the host: may watch, may not speak
         conn.start()
         table.attach(conn)
-        allowance, last = BURST, asyncio.get_running_loop().time()  # a token bucket against floods
-        hinting: asyncio.Task[None] | None = None
+        return conn
+
+    async def on_text(self, table: LiveTable, conn: Connection, text: str) -> None:
+        """One message from a client of ``table``; a refusal is told to it."""
         try:
-            while not conn.closed:
-                text = await _receive(ws)
-                now = asyncio.get_running_loop().time()
-                allowance = min(BURST, allowance + (now - last) * self.rate)
-                last = now
-                if allowance < 1:
-                    conn.post_json({"type": "error", "error": "too many messages: slow down", "code": "bad"})
-                    continue
-                allowance -= 1
-                try:
-                    message = parse_message(text)
-                    if message["type"] == "hint":
-                        if hinting is None or hinting.done():
-                            hinting = asyncio.create_task(self._hint(table, conn))
-                        continue
-                    await self._handle(table, conn, message)
-                except (ProtocolError, TableError) as err:
-                    code = err.code if isinstance(err, TableError) else "bad"
-                    conn.post_json({"type": "error", "error": str(err), "code": code})
-        except WebSocketDisconnect:
-            pass
-        finally:
-            if hinting is not None:
-                hinting.cancel()
-            table.detach(conn)
-            await conn.stop()
-            if ws.client_state is WebSocketState.CONNECTED:
-                with contextlib.suppress(Exception):
-                    await ws.close()
+            message = parse_message(text)
+            if message["type"] == "hint":
+                if conn.hinting is None or conn.hinting.done():
+                    conn.hinting = asyncio.create_task(self._hint(table, conn))
+                return
+            await self._handle(table, conn, message)
+        except (ProtocolError, TableError) as err:
+            code = err.code if isinstance(err, TableError) else "bad"
+            conn.post_json({"type": "error", "error": str(err), "code": code})
 
     async def _handle(self, table: LiveTable, conn: Connection, message: Json) -> None:
         kind = message["type"]
@@ -685,6 +779,7 @@ def create_app(
     limits: Limits | None = None,
     now: Callable[[], float] = time.monotonic,
     think_workers: int = 0,
+    broker: str | None = None,
 ) -> Starlette:
     """The web application; ``store_url`` is an SQLAlchemy URL (SQLite by default).
     ``clock`` is new tables' seconds per decision (0: none); ``change_grace``
@@ -692,7 +787,8 @@ def create_app(
     client may do (``rate``, if given, replaces its messages a second); ``now``
     the time turn clocks run on (seconds, ``time.monotonic`` unless a test
     brings its own); ``think_workers`` the processes the expert thinks in
-    (0: threads of this process; ``ohhell serve`` uses processes)."""
+    (0: threads of this process; ``ohhell serve`` uses processes); ``broker``
+    a Redis URL when several processes serve the same database (cluster.py)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
@@ -706,6 +802,7 @@ def create_app(
         limits=limits,
         now=now,
         think_workers=think_workers,
+        broker=broker,
     )
 
     def guarded(handler: Any) -> Any:

@@ -64,6 +64,7 @@ class Connection:
         self.muted: set[int | str] = set()
         self.chat: Bucket | None = None
         self.removed = False
+        self.hinting: asyncio.Task[None] | None = None  # the hint being found for this viewer
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._writer())
@@ -90,6 +91,13 @@ class Connection:
         self.host = False
         self.limit = SPECTATOR_QUEUE_LIMIT
 
+    async def hang_up(self) -> None:
+        """Close the client's connection (it reconnects): what was queued goes first."""
+        await self.stop()
+        if self._close is not None:
+            with contextlib.suppress(Exception):
+                await self._close()
+
     def post_json(self, message: Json) -> None:
         self.post(dumps(message))
 
@@ -108,6 +116,8 @@ class Connection:
                 return
 
     async def stop(self) -> None:
+        if self.hinting is not None:
+            self.hinting.cancel()
         self.closed = True
         self.queue.put_nowait(None)
         if self.task is not None:

@@ -17,7 +17,9 @@ from collections.abc import Callable
 
 from .. import CHANGE_GRACE, Rules
 from ..bots import opponent_levels
+from .cluster import Cluster
 from .lobby import Lobby
+from .relay import Relay
 from .store import SeatRow, Store
 from .table import (
     BOT,
@@ -66,24 +68,83 @@ class Hub:
         self.change_grace = change_grace  # seconds a bot bidding next waits for a bid change
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
+        self.cluster: Cluster | None = None  # other processes serving the same database, if any
+        self.relay: Relay | None = None
         self.lobby = Lobby(store)  # the home page's list of open public tables
 
-    async def get(self, table_id: str) -> LiveTable | None:
+    def join_cluster(self, cluster: Cluster, relay: Relay) -> None:
+        """Serve alongside other processes on the same database (cluster.py):
+        a table is loaded here only while this process holds it."""
+        self.cluster = cluster
+        self.relay = relay
+        cluster.on_lost = self._check_held
+        cluster.on_orphans = self._take
+
+    async def find(self, table_id: str) -> LiveTable | str | None:
+        """The table if this process holds it (loaded now if need be), the
+        id of the process that does, or None if there is no such table."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
         if not table_id.replace("-", "").replace("_", "").isalnum() or len(table_id) > 32:
             return None
+        if self.cluster is not None:
+            holder = await self.cluster.claim(table_id)
+            if holder != self.cluster.worker:
+                return holder
+        return await self._load(table_id)
+
+    async def get(self, table_id: str) -> LiveTable | None:
+        """The table, if this process holds it or can take it now."""
+        found = await self.find(table_id)
+        return None if found is None or isinstance(found, str) else found
+
+    async def _load(self, table_id: str) -> LiveTable | None:
         async with self._loading:
             table = self.tables.get(table_id)
             if table is None:
                 row = self.store.load(table_id)
                 if row is None:
+                    if self.cluster is not None:
+                        await self.cluster.release(table_id)
                     return None
                 table = LiveTable(self, row)
                 self.tables[table_id] = table
                 self._start(table)
         return table
+
+    async def _take(self, table_ids: list[str]) -> None:
+        """Tables whose holder died, now held here: load them, so their
+        matches go on even with nobody connected (their clients reconnect)."""
+        for table_id in table_ids:
+            try:
+                table = await self.get(table_id)
+            except Exception:
+                log.exception("table %s: cannot take it over", table_id)
+                continue
+            if table is not None:
+                log.info("table %s: taken over from a server that went away", table_id)
+
+    async def _check_held(self) -> None:
+        """After this process missed its heartbeat: drop the tables another
+        process took meanwhile (their clients reconnect to it)."""
+        assert self.cluster is not None
+        for table in list(self.tables.values()):
+            if await self.cluster.holder(table.id) != self.cluster.worker:
+                self.drop(table)
+
+    def drop(self, table: LiveTable) -> None:
+        """Stop serving a table another process holds now: its clients here
+        and elsewhere are closed, and reconnect to the holder."""
+        log.warning("table %s: held by another server now; letting it go", table.id)
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if table.driver is not None:
+            table.driver.cancel()
+        if self.relay is not None:
+            self.relay.drop_table(table)
+        for conn in list(table.connections):
+            asyncio.get_running_loop().create_task(conn.hang_up())
 
     def _start(self, table: LiveTable) -> None:
         if table.driver is None:
@@ -91,6 +152,9 @@ class Hub:
 
     async def reload(self, table: LiveTable) -> None:
         """Rebuild ``table`` from the database (after another writer moved it on)."""
+        if self.cluster is not None and await self.cluster.holder(table.id) != self.cluster.worker:
+            self.drop(table)  # another process took it: it is that one's to run
+            return
         row = self.store.load(table.id)
         if row is None:  # pragma: no cover - tables are never deleted
             return
@@ -111,6 +175,8 @@ class Hub:
             del self.tables[table.id]
         if table.driver is not None:
             table.driver.cancel()
+        if self.cluster is not None:
+            asyncio.get_running_loop().create_task(self.cluster.release(table.id))
 
     def unload_idle(self, seconds: float) -> int:
         """Forget tables nobody is connected to where nothing happened for
@@ -155,6 +221,11 @@ class Hub:
                 table.driver.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await table.driver
+        if self.cluster is not None:
+            # Let go at once, so another process takes each table on its next
+            # look instead of waiting for this one's heartbeat to lapse.
+            for table_id in list(self.tables):
+                await self.cluster.release(table_id)
         self.tables.clear()
 
     # --- Creating and joining ---
@@ -292,9 +363,12 @@ class Hub:
                 table.broadcast_table()
                 return table_id, seat, token
             table_id = str(table.rematch["table"])
-        fresh = await self.get(table_id)
-        if fresh is None:
+        found = await self.find(table_id)
+        if isinstance(found, str):
+            raise TableError("the rematch is being moved between servers: try again", status=503)
+        if found is None:
             raise TableError("the rematch has expired", status=404)
+        fresh = found
         async with fresh.lock:
             if fresh.seat_of_token(token) == seat:
                 return fresh.id, seat, token  # asked twice: nothing more to do

@@ -47,6 +47,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -115,6 +116,15 @@ chat_t = Table(
 )
 """What was said at a table (chat and quick reactions): stored before it is
 sent, like an action, so a restart or a reconnect shows the same lines."""
+
+meta_t = Table(
+    "ohhell_meta",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+"""Facts about the database itself: ``group``, the id that server processes
+sharing it use to find each other on the broker (cluster.py)."""
 
 CHAT_KEPT = 200  # lines of chat kept per table; older ones are deleted as new ones come
 
@@ -187,8 +197,28 @@ class Store:
         self.engine: Engine = create_engine(self.url, future=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as db:
+            if self.engine.dialect.name == "postgresql":
+                # Several processes starting at once on a new database
+                # (ohhell serve --workers) would race to make the tables.
+                db.execute(text("SELECT pg_advisory_xact_lock(7405601)"))
+            metadata.create_all(db)
         self._writer: Connection | None = None  # used from the event loop's thread only
+
+    def group_id(self) -> str:
+        """This database's id, made by the first process that asks: every
+        process on the same database gets the same one, however it names
+        the database's address."""
+        import secrets
+
+        with self.engine.connect() as db:
+            found = db.execute(select(meta_t.c.value).where(meta_t.c.name == "group")).scalar()
+        if found is None:
+            with contextlib.suppress(IntegrityError), self.engine.begin() as db:
+                db.execute(insert(meta_t).values(name="group", value=secrets.token_hex(8)))
+            with self.engine.connect() as db:
+                found = db.execute(select(meta_t.c.value).where(meta_t.c.name == "group")).scalar_one()
+        return str(found)
 
     def close(self) -> None:
         self._drop_writer()

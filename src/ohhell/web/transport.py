@@ -21,6 +21,8 @@ counts WebSockets per address itself (``Limits.sockets_per_address``).
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import time
 from collections import Counter
 from typing import Any, Final
@@ -121,6 +123,20 @@ class Guarded(_base()):  # type: ignore[misc]
         super().connection_lost(exc)
 
 
+def tune_collector() -> None:
+    """A server holds many long-lived objects (tables, states, logs), and the
+    default collector thresholds made it stop for 10-175 ms dozens of times
+    a minute at 1,000 seats; freezing what start-up built and collecting the
+    youngest generation less often took p99 from 79 to 51 ms (docs/performance.md)."""
+    import gc
+
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    guard = os.environ.get("OHHELL_GUARD")
+    if guard:  # a worker process of ohhell serve --workers: the guard's settings
+        Guarded.head_timeout, Guarded.per_address = json.loads(guard)
+
+
 def run(
     app: Any,
     host: str,
@@ -129,26 +145,26 @@ def run(
     head_timeout: float = HEAD_TIMEOUT,
     per_address: int = CONNECTIONS_PER_ADDRESS,
     limit_concurrency: int = LIMIT_CONCURRENCY,
+    workers: int = 1,
 ) -> None:
-    """Serve ``app`` with uvicorn as ``ohhell serve`` does (bench/ scripts too)."""
-    import gc
-
+    """Serve ``app`` with uvicorn as ``ohhell serve`` does (bench/ scripts too).
+    With ``workers`` > 1, ``app`` is a factory's import path (workers.py)."""
     import uvicorn
 
     Guarded.head_timeout = head_timeout
     Guarded.per_address = per_address
-    # A server holds many long-lived objects (tables, states, logs), and the
-    # default collector thresholds made it stop for 10-175 ms dozens of times
-    # a minute at 1,000 seats; freezing what start-up built and collecting the
-    # youngest generation less often took p99 from 79 to 51 ms (docs/performance.md).
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    tune_collector()
     # Messages are small (about 1 KiB); compressing each one cost 9% of the
     # server's time at 1,000 seats, so frames go as they are.
+    if workers > 1:
+        # Each process is spawned afresh: the guard's settings go with it.
+        os.environ["OHHELL_GUARD"] = json.dumps([head_timeout, per_address])
     uvicorn.run(
         app,
         host=host,
         port=port,
+        workers=workers if workers > 1 else None,
+        factory=workers > 1,
         http=Guarded if _base() is not object else "auto",
         log_level="warning",
         limit_concurrency=limit_concurrency or None,
