@@ -64,15 +64,16 @@ SERVER = """
 import sys
 from ohhell.cli.serve import run
 from ohhell.web.app import Limits, create_app
-app = create_app(
-    sys.argv[1],
-    away_after=3600.0,
-    bot_delay=0.0,
-    clock=0,
-    rate=1e6,
-    limits=Limits(create=None, sheets=None, connects=None, sockets_per_address=0, spectators_per_table=0),
+from ohhell.web.workers import run_workers
+db, port, workers, broker = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] or None
+settings = dict(store_url=db, away_after=3600.0, bot_delay=0.0, clock=0, broker=broker)
+limits = Limits(
+    rate=1e6, create=None, sheets=None, connects=None, sockets_per_address=0, spectators_per_table=0
 )
-run(app, "127.0.0.1", int(sys.argv[2]), per_address=0)
+if workers > 1:
+    run_workers(settings, limits, "127.0.0.1", port, workers, per_address=0)
+else:
+    run(create_app(**settings, limits=limits), "127.0.0.1", port, per_address=0)
 """
 
 
@@ -97,10 +98,20 @@ class Stats:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (from /proc)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+    """User + system CPU time of a process and its children alive now (from
+    /proc): with --workers the server is a supervisor and its processes."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == pid or int(fields[1]) == pid:  # the process, or one it started
+            total += (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime
+    return total
 
 
 def machine_busy() -> tuple[float, float]:
@@ -375,11 +386,16 @@ def raise_file_limit(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
 
 
-async def bench(args: argparse.Namespace, db: str) -> dict[str, Any]:
+async def bench(
+    args: argparse.Namespace, db: str, workers: int = 1, tables: int | None = None
+) -> dict[str, Any]:
+    tables = args.tables if tables is None else tables
+    args = argparse.Namespace(**{**vars(args), "tables": tables})
     seats = args.tables * args.players
     raise_file_limit(4 * seats + 256)
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port)])
+    broker = args.broker if workers > 1 else ""
+    proc = subprocess.Popen([sys.executable, "-c", SERVER, db, str(port), str(workers), broker or ""])
     stats = Stats()
     tasks: list[asyncio.Task[None]] = []
     try:
@@ -420,6 +436,8 @@ async def bench(args: argparse.Namespace, db: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         "machine": {"cores": os.cpu_count(), "python": platform.python_version()},
         "db": db.split("://")[0].split("+")[0],
+        "workers": workers,
+        "broker": "redis" if broker else None,
         "tables": args.tables,
         "players": args.players,
         "seats": seats,
@@ -469,25 +487,45 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring (default 5)")
     parser.add_argument("--db", help="SQLAlchemy URL (default: a new SQLite file in a temporary folder)")
     parser.add_argument("--json", action="store_true", help="print the JSON too")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes sharing the port (ohhell serve --workers); more than 1 needs a "
+        "PostgreSQL --db and --broker, and first runs one process with --tables / N as the anchor",
+    )
+    parser.add_argument("--broker", default="redis://127.0.0.1:6379/0", help="Redis, for --workers")
     args = parser.parse_args()
+    if args.workers > 1 and not (args.db or "").startswith("postgresql"):
+        parser.error("--workers needs a PostgreSQL --db (e.g. postgresql+psycopg://postgres@127.0.0.1/test)")
 
+    runs = []
     with tempfile.TemporaryDirectory(prefix="ohhell-bench-") as folder:
         db = args.db or f"sqlite:///{folder}/bench.db"
-        out = asyncio.run(bench(args, db))
+        if args.workers > 1:
+            # The anchor, in the same run: one process with its share of the seats.
+            runs.append(asyncio.run(bench(args, db, 1, args.tables // args.workers)))
+        runs.append(asyncio.run(bench(args, db, args.workers)))
 
+    out = runs[-1]
+    if len(runs) > 1:
+        out = {**out, "anchor": runs[0]}
+        out["scaling"] = round(out["actions_per_s"] / max(1e-9, runs[0]["actions_per_s"]), 2)
     if args.json:
         print(json.dumps(out, indent=2))
         print()
-    lat = out["latency_all_ms"]
     print(
-        f"{'seats':>6}{'think ms':>9}{'db':>11}{'actions/s':>11}{'median ms':>11}"
+        f"{'procs':>6}{'seats':>6}{'think ms':>9}{'db':>11}{'actions/s':>11}{'median ms':>11}"
         f"{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}{'server CPU':>12}{'client CPU':>12}"
     )
-    print(
-        f"{out['seats']:>6}{out['think_ms']:>9.0f}{out['db']:>11}{out['actions_per_s']:>11.1f}"
-        f"{lat['median']:>11.2f}{lat['p90']:>9.2f}{lat['p99']:>9.2f}{lat['max']:>9.2f}"
-        f"{out['server_cpu_pct']:>11.0f}%{out['client_cpu_pct']:>11.0f}%"
-    )
+    for run in runs:
+        lat = run["latency_all_ms"]
+        print(
+            f"{run['workers']:>6}{run['seats']:>6}{run['think_ms']:>9.0f}{run['db']:>11}"
+            f"{run['actions_per_s']:>11.1f}{lat['median']:>11.2f}{lat['p90']:>9.2f}{lat['p99']:>9.2f}"
+            f"{lat['max']:>9.2f}{run['server_cpu_pct']:>11.0f}%{run['client_cpu_pct']:>11.0f}%"
+        )
+    lat = out["latency_all_ms"]
     verdict = "under" if lat["p99"] < 50 else "over"
     print(
         f"p99 {verdict} 50 ms; {out['chance_per_s']:.1f} deals/s, {out['matches']} matches ended, "
@@ -495,6 +533,8 @@ def main() -> None:
         f"{out['server_cpu_ms_per_action']:.2f} ms server CPU an action; other processes used "
         f"{out['other_cpu_pct']:.0f}% of one core ({out['machine']['cores']} cores, shared by all)"
     )
+    if "scaling" in out:
+        print(f"{out['workers']} processes: {out['scaling']:.2f}x the actions a second of one process")
 
 
 if __name__ == "__main__":
