@@ -1,15 +1,17 @@
 """``ohhell tournament --jobs``: any number of local worker processes gives the
 same result as one, through the command; ``--jobs 0``/``auto`` means every
-core."""
+core; a run on Ray without the ray extra is refused with the extra's name."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Any
 
 import pytest
 
 from ohhell import PRESETS
+from ohhell.bots import cluster
 from ohhell.bots.tournament import local_cores, run_tournament
 from ohhell.cli import main
 from support import untimed
@@ -58,8 +60,28 @@ def test_a_bad_jobs_count_is_refused(capsys: pytest.CaptureFixture[str], value: 
     assert "give a number of jobs, or 0 or auto for every core" in capsys.readouterr().err
 
 
-def test_the_help_says_what_jobs_does(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_help_says_what_jobs_and_ray_do(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["tournament", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "0 or auto: every core" in text and "(default 1, this process alone)" in text
+    assert "0 or auto: every core" in text and "(default 1, this process alone;" in text
+    assert "--ray ADDRESS" in text and "pip install -e '.[ray]'" in text
+
+
+def test_ray_missing_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = importlib.import_module
+
+    def without_ray(name: str, package: str | None = None) -> Any:
+        if name == "ray":
+            raise ImportError("No module named 'ray'")
+        return real(name, package)
+
+    monkeypatch.setattr(cluster.importlib, "import_module", without_ray)
+    # Matched as ValueError: pytest's doctest collection may import the module twice.
+    with pytest.raises(ValueError, match=r"needs the ray package.*pip install -e '\.\[ray\]'"):
+        run_tournament(["random"], SMALL, 1, seed=1, progress=False, ray="local")
+    assert main([*ARGS, "--ray", "local"]) == 2
+    err = capsys.readouterr().err
+    assert "ohhell tournament: playing on Ray needs the ray package" in err and "'.[ray]'" in err

@@ -12,8 +12,9 @@ is a whole match, for the exact-bid rate over full matches.
 
 Deals and bot randomness are drawn from seeds derived from the tournament seed
 and the deal index, so the result does not depend on how the deals are split
-over worker processes (``jobs``): chunks come back in any order and are read
-in deal order. Only the decision times differ.
+over worker processes (``jobs``) or Ray tasks (``ray``, in ``cluster``), nor
+on where they ran: chunks come back in any order and are read in deal order.
+Only the decision times differ.
 """
 
 from __future__ import annotations
@@ -251,6 +252,11 @@ class _Progress:
         self.done = 0
         self.start = self.drawn = time.perf_counter()
 
+    def restart(self) -> None:
+        """Count the time from now: the time left is estimated from the deals
+        alone, not from starting or reaching a Ray cluster."""
+        self.start = self.drawn = time.perf_counter()
+
     def advance(self, count: int) -> None:
         self.done += count
         now = time.perf_counter()
@@ -317,16 +323,20 @@ def run_tournament(
     *,
     matches: bool = False,
     think: float | None = None,
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play ``deals`` duplicate deals (or whole matches) between ``bots`` by name.
 
     Every deal is played once per rotation of the bots through the seats (as
     many rotations as bots); with fewer bots than seats a bot holds several
-    seats. ``jobs`` is how many chunks of deals play at once in worker
-    processes (None: 1, this process; 0: every core); however the deals are
-    played, the result is the same, only the decision times differ.
-    ``progress`` draws a bar on stderr. ``think`` is the time per decision of
-    search bots (their default when None).
+    seats. ``jobs`` is how many chunks of deals play at once: worker
+    processes here (None: 1, this process; 0: every core), or with ``ray``
+    Ray tasks (None or 0: every CPU of the cluster). ``ray`` is an address as
+    ``ray.init`` takes it, or ``local`` to start Ray on this machine (see
+    ``ohhell.bots.cluster``). However the deals are played, the result is the
+    same; only the decision times differ. ``progress`` draws a bar on stderr
+    (without it, Ray's own notes are kept to errors). ``think`` is the time
+    per decision of search bots (their default when None).
     """
     # A registered name, or a "package.module:attribute" path to a bot factory.
     names = [b.strip() if ":" in b else b.strip().lower() for b in bots]
@@ -349,7 +359,11 @@ def run_tournament(
         return _Job(tuple(names), rules, seed, matches, chunk, think)
 
     outcomes: dict[int, _DealOutcome] = {}
-    for done in _play_here(local_cores() if jobs == 0 else jobs or 1, indices, job):
+    for done in (
+        _play_on_ray(ray, jobs, indices, job, quiet=not progress, ready=bar.restart)
+        if ray is not None
+        else _play_here(local_cores() if jobs == 0 else jobs or 1, indices, job)
+    ):
         for o in done:
             outcomes[o.index] = o
         bar.advance(len(done))
@@ -371,6 +385,28 @@ def _play_here(
         futures = [pool.submit(_play_deals, job(chunk)) for chunk in chunks]
         for future in as_completed(futures):
             yield future.result()
+
+
+def _play_on_ray(
+    address: str,
+    jobs: int | None,
+    indices: Sequence[int],
+    job: Callable[[tuple[int, ...]], _Job],
+    *,
+    quiet: bool,
+    ready: Callable[[], None],
+) -> Iterator[list[_DealOutcome]]:
+    # Lazily: only a run on Ray needs the ray extra.
+    from .cluster import ClusterError, connected, run_tasks
+
+    try:
+        with connected(address, jobs or None, quiet=quiet) as cpus:
+            ready()
+            workers = jobs or cpus
+            chunks = _chunks(indices, chunk_size(len(indices), workers))
+            yield from run_tasks(_play_deals, (job(chunk) for chunk in chunks), workers)
+    except ClusterError as err:
+        raise TournamentError(str(err)) from None
 
 
 def _labels(names: Sequence[str]) -> tuple[str, ...]:

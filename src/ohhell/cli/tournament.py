@@ -28,6 +28,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
             "ohhell tournament --bots intermediate,beginner,random --deals 200",
             "ohhell tournament --bots expert,intermediate --deals 50 --think 0.2 --jobs 2",
             "ohhell tournament --bots intermediate,beginner,random --deals 5000 --jobs auto",
+            "ohhell tournament --bots intermediate,beginner,random --deals 100000 --ray auto",
             "ohhell tournament --matches --deals 20 --plot results/chart.png",
         ),
     )
@@ -49,8 +50,18 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         type=jobs_count,
         metavar="N",
         help=(
-            "how many chunks of deals play at once, in worker processes; 0 or auto: every core; any "
-            "number gives the same result (default 1, this process alone)"
+            "how many chunks of deals play at once: worker processes on this machine, or Ray tasks with "
+            "--ray; 0 or auto: every core (with --ray, every CPU of the cluster); any number gives the "
+            "same result (default 1, this process alone; with --ray, every CPU of the cluster)"
+        ),
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help=(
+            "play the deals as tasks on a Ray cluster: auto (the cluster this machine has joined), "
+            "HOST:PORT, ray://HOST:10001, or local to start Ray on this machine for the run; the same "
+            "seed gives the same result as without it (needs the ray extra: pip install -e '.[ray]')"
         ),
     )
     parser.add_argument("--matches", action="store_true", help="play whole matches instead of single hands")
@@ -96,6 +107,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             matches=args.matches,
             think=args.think,
+            ray=args.ray,
         )
     except (UnknownBotError, RulesError, TournamentError) as err:
         print(f"ohhell tournament: {err}", file=sys.stderr)
