@@ -111,3 +111,15 @@ def decisions(
         obs = observe(state, seats_to_ask(state)[0])
         yield state, obs
         apply(state, player.choose(obs, rng))
+
+
+TIMING_FIELDS = frozenset({"seconds", "median_decision_ms", "p95_decision_ms"})
+"""What ``ohhell tournament --json`` measures of the machine, not of the play."""
+
+
+def untimed(data: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's JSON without its timing fields: what no number of jobs
+    and no cluster may change."""
+    out = {k: v for k, v in data.items() if k not in TIMING_FIELDS}
+    out["stats"] = [{k: v for k, v in row.items() if k not in TIMING_FIELDS} for row in data["stats"]]
+    return out

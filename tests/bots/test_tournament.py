@@ -111,8 +111,8 @@ def test_bad_requests_are_refused_clearly() -> None:
         run_tournament(["grandmaster"], SMALL, 1, seed=1, progress=False)
     with pytest.raises(ValueError, match="at least 1 deal"):
         run_tournament(["random"], SMALL, 0, seed=1, progress=False)
-    with pytest.raises(ValueError, match="jobs must be at least 1"):
-        run_tournament(["random"], SMALL, 1, seed=1, jobs=0, progress=False)
+    with pytest.raises(ValueError, match=r"jobs must be 0 \(every core\) or more, not -1"):
+        run_tournament(["random"], SMALL, 1, seed=1, jobs=-1, progress=False)
 
 
 def test_progress_bar_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:

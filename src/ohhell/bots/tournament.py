@@ -12,7 +12,9 @@ is a whole match, for the exact-bid rate over full matches.
 
 Deals and bot randomness are drawn from seeds derived from the tournament seed
 and the deal index, so the result does not depend on how the deals are split
-over worker processes (``jobs``). Only the decision times do.
+over worker processes (``jobs``) or Ray tasks (``ray``, in ``cluster``), nor
+on where they ran: chunks come back in any order and are read in deal order.
+Only the decision times differ.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from __future__ import annotations
 import importlib
 import math
 import multiprocessing
+import os
 import random
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -249,6 +252,11 @@ class _Progress:
         self.done = 0
         self.start = self.drawn = time.perf_counter()
 
+    def restart(self) -> None:
+        """Count the time from now: the time left is estimated from the deals
+        alone, not from starting or reaching a Ray cluster."""
+        self.start = self.drawn = time.perf_counter()
+
     def advance(self, count: int) -> None:
         self.done += count
         now = time.perf_counter()
@@ -275,6 +283,27 @@ def _chunks(indices: Sequence[int], size: int) -> Iterable[tuple[int, ...]]:
         yield tuple(indices[at : at + size])
 
 
+def chunk_size(deals: int, workers: int) -> int:
+    """Deals per chunk when ``workers`` play at once.
+
+    Small chunks keep the workers evenly busy and the progress bar moving; a
+    cap of 25 keeps a slow chunk from holding up the end of the run.
+
+    >>> chunk_size(400, 2), chunk_size(10, 4), chunk_size(100_000, 64)
+    (25, 1, 25)
+    """
+    return max(1, min(25, deals // (workers * 8)))
+
+
+def local_cores() -> int:
+    """The cores this process may run on (``--jobs 0`` or ``auto``)."""
+    # The affinity mask, where the system has one, is what a container or
+    # taskset allows; cpu_count() counts the whole machine.
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
 def _workers() -> multiprocessing.context.BaseContext | None:
     # Forked workers inherit the bots registered at run time (register_bot);
     # where there is no fork, the platform's default (they must then be
@@ -289,19 +318,25 @@ def run_tournament(
     rules: Rules,
     deals: int,
     seed: int,
-    jobs: int = 1,
+    jobs: int | None = None,
     progress: bool = True,
     *,
     matches: bool = False,
     think: float | None = None,
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play ``deals`` duplicate deals (or whole matches) between ``bots`` by name.
 
     Every deal is played once per rotation of the bots through the seats (as
     many rotations as bots); with fewer bots than seats a bot holds several
-    seats. ``jobs`` > 1 splits the deals over worker processes with the same
-    result. ``progress`` draws a bar on stderr. ``think`` is the time per
-    decision of search bots (their default when None).
+    seats. ``jobs`` is how many chunks of deals play at once: worker
+    processes here (None: 1, this process; 0: every core), or with ``ray``
+    Ray tasks (None or 0: every CPU of the cluster). ``ray`` is an address as
+    ``ray.init`` takes it, or ``local`` to start Ray on this machine (see
+    ``ohhell.bots.cluster``). However the deals are played, the result is the
+    same; only the decision times differ. ``progress`` draws a bar on stderr
+    (without it, Ray's own notes are kept to errors). ``think`` is the time
+    per decision of search bots (their default when None).
     """
     # A registered name, or a "package.module:attribute" path to a bot factory.
     names = [b.strip() if ":" in b else b.strip().lower() for b in bots]
@@ -312,34 +347,66 @@ def run_tournament(
             raise UnknownBotError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
     if deals < 1:
         raise TournamentError(f"a tournament needs at least 1 deal, not {deals}")
-    if jobs < 1:
-        raise TournamentError(f"jobs must be at least 1, not {jobs}")
+    if jobs is not None and jobs < 0:
+        raise TournamentError(f"jobs must be 0 (every core) or more, not {jobs}")
     if think is not None and think <= 0:
         raise TournamentError(f"thinking time must be positive, not {think}")
     start = time.perf_counter()
     indices = list(range(deals))
     bar = _Progress(deals, sys.stderr if progress else None, "matches" if matches else "deals")
+
+    def job(chunk: tuple[int, ...]) -> _Job:
+        return _Job(tuple(names), rules, seed, matches, chunk, think)
+
     outcomes: dict[int, _DealOutcome] = {}
-    if jobs == 1:
-        for chunk in _chunks(indices, 1):
-            for o in _play_deals(_Job(tuple(names), rules, seed, matches, chunk, think)):
-                outcomes[o.index] = o
-            bar.advance(len(chunk))
-    else:
-        # Small chunks keep the workers evenly busy and the progress bar moving.
-        size = max(1, min(25, deals // (jobs * 8)))
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=_workers()) as pool:
-            futures = [
-                pool.submit(_play_deals, _Job(tuple(names), rules, seed, matches, chunk, think))
-                for chunk in _chunks(indices, size)
-            ]
-            for future in as_completed(futures):
-                done = future.result()
-                for o in done:
-                    outcomes[o.index] = o
-                bar.advance(len(done))
+    for done in (
+        _play_on_ray(ray, jobs, indices, job, quiet=not progress, ready=bar.restart)
+        if ray is not None
+        else _play_here(local_cores() if jobs == 0 else jobs or 1, indices, job)
+    ):
+        for o in done:
+            outcomes[o.index] = o
+        bar.advance(len(done))
+    # Chunks finish in any order; the summary reads the deals in their own.
     ordered = [outcomes[i] for i in indices]
     return _summarise(names, rules, seed, matches, ordered, time.perf_counter() - start)
+
+
+def _play_here(
+    jobs: int, indices: Sequence[int], job: Callable[[tuple[int, ...]], _Job]
+) -> Iterator[list[_DealOutcome]]:
+    if jobs == 1:
+        for chunk in _chunks(indices, 1):
+            yield _play_deals(job(chunk))
+        return
+    chunks = list(_chunks(indices, chunk_size(len(indices), jobs)))
+    # No more processes than chunks: --jobs auto on a big machine for a few deals.
+    with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), mp_context=_workers()) as pool:
+        futures = [pool.submit(_play_deals, job(chunk)) for chunk in chunks]
+        for future in as_completed(futures):
+            yield future.result()
+
+
+def _play_on_ray(
+    address: str,
+    jobs: int | None,
+    indices: Sequence[int],
+    job: Callable[[tuple[int, ...]], _Job],
+    *,
+    quiet: bool,
+    ready: Callable[[], None],
+) -> Iterator[list[_DealOutcome]]:
+    # Lazily: only a run on Ray needs the ray extra.
+    from .cluster import ClusterError, connected, run_tasks
+
+    try:
+        with connected(address, jobs or None, quiet=quiet) as cpus:
+            ready()
+            workers = jobs or cpus
+            chunks = _chunks(indices, chunk_size(len(indices), workers))
+            yield from run_tasks(_play_deals, (job(chunk) for chunk in chunks), workers)
+    except ClusterError as err:
+        raise TournamentError(str(err)) from None
 
 
 def _labels(names: Sequence[str]) -> tuple[str, ...]:

@@ -27,6 +27,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         epilog=examples(
             "ohhell tournament --bots intermediate,beginner,random --deals 200",
             "ohhell tournament --bots expert,intermediate --deals 50 --think 0.2 --jobs 2",
+            "ohhell tournament --bots intermediate,beginner,random --deals 5000 --jobs auto",
+            "ohhell tournament --bots intermediate,beginner,random --deals 100000 --ray auto",
             "ohhell tournament --matches --deals 20 --plot results/chart.png",
         ),
     )
@@ -44,7 +46,23 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, default=1, help="the seed of the deals (default 1)")
     parser.add_argument(
-        "--jobs", type=int, default=1, help="worker processes; any number gives the same result (default 1)"
+        "--jobs",
+        type=jobs_count,
+        metavar="N",
+        help=(
+            "how many chunks of deals play at once: worker processes on this machine, or Ray tasks with "
+            "--ray; 0 or auto: every core (with --ray, every CPU of the cluster); any number gives the "
+            "same result (default 1, this process alone; with --ray, every CPU of the cluster)"
+        ),
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help=(
+            "play the deals as tasks on a Ray cluster: auto (the cluster this machine has joined), "
+            "HOST:PORT, ray://HOST:10001, or local to start Ray on this machine for the run; the same "
+            "seed gives the same result as without it (needs the ray extra: pip install -e '.[ray]')"
+        ),
     )
     parser.add_argument("--matches", action="store_true", help="play whole matches instead of single hands")
     parser.add_argument(
@@ -89,6 +107,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             matches=args.matches,
             think=args.think,
+            ray=args.ray,
         )
     except (UnknownBotError, RulesError, TournamentError) as err:
         print(f"ohhell tournament: {err}", file=sys.stderr)
@@ -106,6 +125,19 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"chart saved to {args.plot}")
     return 0
+
+
+def jobs_count(text: str) -> int:
+    """``--jobs``: a whole number from 0, or ``auto`` (0: every core)."""
+    if text.strip().lower() == "auto":
+        return 0
+    try:
+        count = int(text)
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"give a number of jobs, or 0 or auto for every core, not {text!r}")
+    return count
 
 
 def check_plot_path(plot: str) -> None:
