@@ -130,7 +130,8 @@ class Hub:
         process took meanwhile (their clients reconnect to it)."""
         assert self.cluster is not None
         for table in list(self.tables.values()):
-            if await self.cluster.holder(table.id) != self.cluster.worker:
+            # Kept if still ours or held by nobody (Redis itself restarted).
+            if await self.cluster.claim(table.id) != self.cluster.worker:
                 self.drop(table)
 
     def drop(self, table: LiveTable) -> None:
