@@ -10,6 +10,7 @@ the benchmark runs twenty.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -162,3 +163,76 @@ def test_a_killed_holder_s_table_goes_on_within_5_seconds_with_every_action_once
     assert run["actions_after"] >= 8, run  # it went on, not merely answered once
     assert run["acknowledged"] > 0, run
     assert run["missing_or_moved"] == 0, run
+
+
+def test_serve_workers_runs_processes_that_share_one_port(bench: Any, db: str) -> None:
+    import subprocess
+    import sys
+    import urllib.request
+
+    import redis
+
+    port = bench.free_port()
+    command = [sys.executable, "-m", "ohhell", "serve", "--db", db, "--broker", REDIS]
+    proc = subprocess.Popen([*command, "--port", str(port), "--workers", "2"], stderr=subprocess.PIPE)
+    server = bench.Server(port, proc)
+    try:
+        deadline = time.monotonic() + 30
+        client = redis.Redis.from_url(REDIS)
+        group = None
+        while True:
+            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
+            with contextlib.suppress(OSError, ValueError):
+                started = bench.post(server, "/api/play-now", {})
+                keys = [k.decode() for k in client.scan_iter(match="ohhell:*:alive:*")]
+                groups = {k.split(":")[1] for k in keys}
+                group = next((g for g in groups if sum(k.split(":")[1] == g for k in keys) == 2), None)
+                if group is not None:
+                    break
+            assert time.monotonic() < deadline, "the two processes did not start"
+            time.sleep(0.2)
+        client.close()
+        # Two processes said they are alive, in one group: the supervisor's children.
+        children = [
+            p
+            for p in os.listdir("/proc")
+            if p.isdigit() and _parent(int(p)) == proc.pid and _is_python(int(p))
+        ]
+        assert len(children) >= 2
+        # Every request is answered, whichever process the kernel gives it to.
+        for _ in range(10):
+            with urllib.request.urlopen(f"{server.base}/api/tables/{started['table']}", timeout=10) as answer:
+                assert json.loads(answer.read())["status"] == "playing"
+    finally:
+        bench.stop_servers([server])
+
+
+def _parent(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return -1
+
+
+def _is_python(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"python" in f.read()
+    except OSError:
+        return False
+
+
+def test_serve_refuses_workers_without_a_broker_and_a_broker_without_postgresql(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    def serve(*args: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "OHHELL_HOME": str(tmp_path)}
+        command = [sys.executable, "-m", "ohhell", "serve", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+
+    alone = serve("--workers", "2")
+    assert alone.returncode == 2 and "--workers needs --broker" in alone.stderr
+    sqlite = serve("--broker", str(REDIS))
+    assert sqlite.returncode == 2 and "PostgreSQL" in sqlite.stderr
