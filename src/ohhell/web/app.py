@@ -84,7 +84,6 @@ log = logging.getLogger("ohhell.web")
 
 STATIC = resources.files("ohhell.web") / "static"
 MAX_RECORD = 1024 * 1024  # a record to replay
-HINTS_AT_ONCE = 2  # expert searches for hints running together, server-wide
 REPLAYS_AT_ONCE = 2  # records replayed together, server-wide
 HELLO_TIMEOUT = 10.0  # seconds a new WebSocket has to say who it is
 RATE = 50.0  # client messages a second, on average, before they are refused
@@ -190,7 +189,6 @@ class Server:
         self.store: Store | None = None
         self.hub: Hub | None = None
         self._options: str | None = None  # GET /api/options, once made
-        self.hinting = asyncio.Semaphore(HINTS_AT_ONCE)
         self.replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
 
     @contextlib.asynccontextmanager
@@ -446,6 +444,7 @@ class Server:
             seat,
             host=seat is not None and seat == table.host_seat,
             close=lambda: ws.close(4008),
+            address=client_address(ws.scope),
         )
         # The viewer's chat mutes come with the hello, so the chat's history
         # sent on arrival already leaves out whom they muted.
@@ -595,10 +594,15 @@ class Server:
             conn.post_json({"type": "error", "error": "you have nothing to choose now", "code": "turn"})
             return
         seed = f"hint:{table.id}:{version}:{conn.seat}"
-        # Hints share the machine with every table's bots: a few at a time,
-        # where the bots think (worker processes under ohhell serve).
-        async with self.hinting:
-            found = await self.tables.thinkers.hint(obs, seed, min(self.think, 1.0))
+        # Hints share the workers with every table's bots: each takes its
+        # turn as the asking address's (a few at a time; thinking.py).
+        try:
+            found = await self.tables.thinkers.hint(
+                obs, seed, min(self.think, 1.0), owner=conn.address, table=table.id
+            )
+        except TableError as err:
+            conn.post_json({"type": "error", "error": str(err), "code": err.code})
+            return
         if found is None:  # pragma: no cover - legal actions exist
             return
         conn.post_json(

@@ -50,7 +50,7 @@ from .connection import QUEUE_LIMIT, SPECTATOR_QUEUE_LIMIT, Connection
 from .errors import TableError
 from .protocol import Json, dumps, observation_json, seen_json, trick_json
 from .store import SeatRow, StaleVersion, Store, TableRow
-from .thinking import Thinkers
+from .thinking import Thinkers, work_owner
 
 log = logging.getLogger("ohhell.web")
 
@@ -162,6 +162,7 @@ class LiveTable:
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.bots: dict[tuple[int, str], Bot] = {}
+        self.owner: str | None = None  # the address the bots' searches count against (thinking.py)
         self.chat = TableChat(self.id, hub.store, row.settings, hub.now)
         self.claims = TableClaims(self, row.settings.get("claims"))
 
@@ -659,7 +660,11 @@ class LiveTable:
             action = await asyncio.to_thread(settling_play, self.state.clone(), claim)
         elif level in SEARCHING:
             # A search takes the server's --think seconds: away from the loop.
-            action = await self.hub.thinkers.choose(level, {"seconds": self.hub.think}, obs, seed)
+            # Its turn at the workers is its people's address's (thinking.py).
+            self.owner = work_owner(self.connections, self.owner)
+            action = await self.hub.thinkers.choose(
+                level, {"seconds": self.hub.think}, obs, seed, owner=self.owner or "", table=self.id
+            )
         elif level in QUICK:
             action = self._bot(seat).choose(obs, random.Random(seed))
         else:
