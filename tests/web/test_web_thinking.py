@@ -1,17 +1,30 @@
 """How the server shares its thinking between tables (``web/thinking.py``;
-docs/web.md, "Sharing the thinking").
+docs/web.md, "Sharing the thinking"), and that its thinking processes end
+with it.
 
 The searches here are stand-ins (``Thinkers(run=...)``) that start when the
 queue says and end when the test says, so the order of the turns is tested
 without timing anything: one address running ten expert tables must not
 hold up another table's decision for more than the search under way, a
 long queue shortens every think, and one address's hints are capped.
+The last tests run ``ohhell serve`` itself and stop it while the expert
+thinks in a worker process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -252,3 +265,122 @@ def test_hint_spam_from_one_address_is_refused_past_its_cap(tmp_path: Path) -> N
             _portal(client, lambda: stand.started_count(3))
             _portal(client, stand.finish_all)
             p2.until(lambda m: m["type"] == "hint", "the hint")
+
+
+# --- The thinking processes end with the server ---
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _session(sid: int) -> list[int]:
+    """The processes of session ``sid`` (the server and whatever it started)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z" and int(fields[3]) == sid:  # state, ..., session id
+                found.append(int(entry))
+    return found
+
+
+def _workers(sid: int) -> list[int]:
+    out = []
+    for pid in _session(sid):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"spawn_main" in f.read():
+                    out.append(pid)
+        except OSError:
+            pass
+    return out
+
+
+@pytest.fixture
+def thinking_server(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """``ohhell serve`` in a session of its own, with an expert thinking (for
+    a minute a decision) in its worker process."""
+    if not os.path.isdir("/proc"):
+        pytest.skip("needs /proc to see the server's processes")
+    ws_client = pytest.importorskip("websockets.sync.client")
+    port = _free_port()
+    env = {**os.environ, "OHHELL_HOME": str(tmp_path)}
+    command = [
+        sys.executable,
+        "-m",
+        "ohhell",
+        "serve",
+        "--port",
+        str(port),
+        "--think",
+        "60",
+        "--bot-delay",
+        "0",
+    ]
+    proc = subprocess.Popen(command, env=env, start_new_session=True, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the server did not start"
+                time.sleep(0.1)
+        body = json.dumps({"level": "expert", "preset": "common"}).encode()  # seat 0 deals: seat 1 bids first
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/play-now", body, {"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            made = json.load(answer)
+        with ws_client.connect(f"ws://127.0.0.1:{port}/ws/{made['table']}", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+            while True:
+                message = json.loads(ws.recv(timeout=10))
+                if message["type"] == "state":
+                    assert message["obs"]["actors"] == [1]  # the expert's turn: it thinks
+                    break
+            deadline = time.monotonic() + 15
+            while not _workers(proc.pid):
+                assert time.monotonic() < deadline, "no worker process started"
+                time.sleep(0.1)
+            time.sleep(1.0)  # well into its minute of search (or its warm-up)
+            yield proc, port
+    finally:
+        for pid in _session(proc.pid):  # whatever a failed test left
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait(10)
+
+
+def _gone(sid: int, seconds: float) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while _session(sid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return _session(sid)
+
+
+def test_sigterm_while_the_expert_thinks_leaves_no_process_behind(
+    thinking_server: tuple[subprocess.Popen[bytes], int],
+) -> None:
+    proc, _ = thinking_server
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(15)
+    assert _gone(proc.pid, 5.0) == []
+
+
+def test_a_killed_servers_workers_end_by_themselves(
+    thinking_server: tuple[subprocess.Popen[bytes], int],
+) -> None:
+    proc, _ = thinking_server
+    proc.kill()  # no chance to stop its workers: they notice their parent is gone
+    proc.wait(15)
+    assert _gone(proc.pid, 5.0) == []

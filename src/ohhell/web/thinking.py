@@ -30,6 +30,11 @@ here, not in arrival order (docs/web.md, "Sharing the thinking"):
   that say so. A hint for the same table, seat and version as one already
   asked for waits for that one (and the last few answers are kept), so
   asking again and again costs no search.
+
+The workers end with the server: ``close`` stops what runs (terminating a
+worker mid-search, killing one that lingers), and each worker checks its
+parent every ``PARENT_CHECK`` seconds and exits once the server is gone,
+also when the server itself was killed and could not close them.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ import dataclasses
 import multiprocessing
 import os
 import random
+import threading
+import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Final
@@ -56,6 +63,8 @@ from .errors import TableError
 SHORTEST_THINK: Final = 0.05  # seconds: the least a search is cut to under load
 HINTS_PER_ADDRESS: Final = 2  # hints one address may have waiting or being worked out at once
 HINTS_REMEMBERED: Final = 256  # recent hints kept, for the same question asked again
+PARENT_CHECK: Final = 1.0  # seconds between a worker's looks at whether the server is still there
+STOP_GRACE: Final = 2.0  # seconds terminated workers get to end before they are killed
 
 Runner = Callable[..., Awaitable[Any]]
 """Runs ``call(seconds, *args)`` somewhere and returns its result (tests bring their own)."""
@@ -78,6 +87,20 @@ def _warm_up() -> None:
     worker starts, so the first table a worker serves does not wait for it
     (``bots.accel``)."""
     compiled_playout(layout_for(Deck.STANDARD, 4))
+
+
+def _watch_parent(parent: int) -> None:
+    # A worker whose server has gone (killed, so it could not stop its
+    # workers) is adopted by another process: then nobody will ever read
+    # its answers, and it must not keep its memory and a core.
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
+
+
+def _start_worker(parent: int) -> None:
+    threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
+    _warm_up()
 
 
 def default_workers() -> int:
@@ -327,21 +350,35 @@ class Thinkers:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up,
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
     # --- Stopping ---
 
     def close(self) -> None:
-        """Drop every waiting search and let the workers go."""
+        """Drop every waiting search and end the workers now: a worker in the
+        middle of a search is terminated, one that lingers is killed."""
         for job in list(self._arrivals):
             self._drop(job)
         for task in list(self._tasks):
             task.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list(pool._processes.values())  # the executor has no public way to stop a busy worker
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        deadline = time.monotonic() + STOP_GRACE
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(max(0.0, deadline - time.monotonic()))
+                if process.is_alive():
+                    process.kill()
+                    process.join(1.0)
 
 
 __all__ = ["HINTS_PER_ADDRESS", "SHORTEST_THINK", "Thinkers", "default_workers", "work_owner"]
