@@ -62,6 +62,7 @@ QUICK = frozenset({"random", "beginner", "intermediate"})  # built-in levels tha
 PRESENCE_INTERVAL = 0.5  # seconds: comings and goings are told at most this often
 DEFAULT_CLOCK = 60.0  # seconds a person has for each decision before a bot makes it
 MAX_CLOCK = 3600.0
+LEFT_ALONE = 300.0  # seconds every person may be gone before the bots stop and wait for them
 
 
 class Host(Protocol):
@@ -125,7 +126,7 @@ class LiveTable:
         self.rules: Rules = make_rules("pagat", row.options)
         self.seed = row.seed
         self.clock = row.clock  # seconds a person has per decision; 0: no clock
-        self.opened = row.opened  # has anyone ever opened the table's page?
+        self.opened = row.opened  # has a person of the table (not a watcher) ever connected?
         self.listed = row.public  # on the home page's list of open tables while a seat is open
         # The match played again ({"table", "by"}), once someone asked for it.
         self.rematch: Json | None = json.loads(row.rematch) if row.rematch else None
@@ -189,6 +190,13 @@ class LiveTable:
             return False
         now = self.hub.now() if now is None else now
         return now - seat.gone_since >= self.hub.away_after
+
+    def left_alone(self, now: float) -> bool:
+        """Has every person's seat been without a connection for
+        ``LEFT_ALONE`` seconds? Then nobody is there to play with: the
+        bots stop until someone comes back (docs/web.md, "Lifetimes")."""
+        people = [s for s in self.seats if s.kind == HUMAN]
+        return all(s.connections == 0 and now - s.gone_since >= LEFT_ALONE for s in people)
 
     def deadline(self, seat: int) -> float | None:
         """When the clock of a person choosing at ``seat`` runs out (monotonic)."""
@@ -359,7 +367,9 @@ class LiveTable:
 
     def attach(self, conn: Connection) -> None:
         self.touched = self.hub.now()
-        if not self.opened:
+        if not self.opened and conn.seat is not None:
+            # A person of the table has come: from now on its bots play (a
+            # watcher's visit alone starts nothing), after a restart too.
             self.opened = True
             self.hub.store.set_setting(self.id, "opened", "yes")
         conn.post_json({"type": "welcome", "seat": conn.seat, "host": conn.host})
@@ -569,9 +579,11 @@ class LiveTable:
             return None
         if st.is_chance:
             return (None, 0.0)
-        if not self.opened:
-            # Nobody has ever opened this table's page: its bots wait, so
-            # tables made and forgotten (or made by a flood) cost no work.
+        if not self.opened or self.left_alone(now):
+            # No person of the table has ever come (a watcher's visit does not
+            # count), or every one has been gone for long: its bots wait, so
+            # tables made and forgotten (or made by a flood) cost no work. A
+            # person coming back wakes the table and play goes on.
             return None
         claim_wait = self.claims.waits(now)
         if claim_wait is not None:  # a claim is put to the people here: the bots wait for the answers
