@@ -1,5 +1,7 @@
-"""Who is at a table: a table's bots play only while a person of the table
-is there or has been gone a short while (docs/web.md, "Lifetimes").
+"""Who is at a table, and what that costs: a table's bots play only while a
+person of the table is there or has been gone a short while (docs/web.md,
+"Lifetimes"), and a seat's player coming and going is told to the others
+at most every half second, as watchers' comings and goings are.
 
 The server's clock is one the test moves (``create_app(now=...)``), so
 "gone for five minutes" takes no waiting.
@@ -22,8 +24,9 @@ pytest.importorskip("sqlalchemy")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
-from web_support import connect, make_app
+from web_support import Json, connect, join, make_app
 
+from ohhell.web import table as table_module
 from ohhell.web.table import LEFT_ALONE
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -136,3 +139,61 @@ def test_bots_stop_when_every_person_has_been_gone_for_long_and_go_on_when_one_c
                 if (moved["last"] or {}).get("seat") != 0 or 0 not in moved["obs"]["actors"]:
                     break
             person.state_where(lambda m: (m["last"] or {}).get("seat") in (1, 2, 3), "the bots going on")
+
+
+# --- A seat's comings and goings are told at most every half second ---
+
+
+def three_people(client: TestClient) -> tuple[str, list[str]]:
+    """A started table: Ann (host, seat 0, to bid first), Bob (1), Cat (2), a bot (3)."""
+    options = {"hand-sizes": "3,2", "first-dealer": "3"}
+    body = {"name": "Ann", "options": options, "seats": ["human", "human", "human", "random"], "clock": 0}
+    made = client.post("/api/tables", json=body).json()
+    tokens = [made["token"], join(client, made["table"], 1, "Bob"), join(client, made["table"], 2, "Cat")]
+    assert client.post(f"/api/tables/{made['table']}/start", json={"token": made["token"]}).status_code == 200
+    return made["table"], tokens
+
+
+def tables(messages: list[Json]) -> list[Json]:
+    return [m for m in messages if m["type"] == "table"]
+
+
+def test_a_seat_reconnecting_again_and_again_costs_the_others_one_table_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The comings and goings wait long enough here that none is told before
+    # the test says so: what is counted is what the reconnections sent at once.
+    monkeypatch.setattr(table_module, "PRESENCE_INTERVAL", 3600.0)
+    with serve(tmp_path, away_after=0.1) as server:
+        client = server.client
+        table, tokens = three_people(client)
+        with connect(client, table, tokens[0]) as ann:
+            ann.send({"type": "replace", "seat": 2})  # a bot covers Cat: a seat counted as away
+            ann.until(lambda m: m["type"] == "table" and m["seats"][2]["away"], "Cat covered")
+            start = len(ann.seen)
+            for _ in range(50):
+                with connect(client, table, tokens[1]) as bob:
+                    assert bob.table is not None and bob.table["seats"][1]["connected"]  # told at once
+            time.sleep(0.3)  # past every away announcement a departure used to leave behind
+            ann.ping()
+            assert len(tables(ann.seen[start:])) <= 1, [m["seats"] for m in tables(ann.seen[start:])]
+            # When the moment is over, one message tells where things stand.
+            server.on_loop(lambda: server.hub.tables[table]._flush_presence())
+            told = ann.until(lambda m: m["type"] == "table", "the comings and goings")
+            assert [s["connected"] for s in told["seats"]] == [True, False, False, False]
+
+
+def test_a_player_coming_back_from_away_is_told_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(table_module, "PRESENCE_INTERVAL", 3600.0)
+    with serve(tmp_path, away_after=60) as server:
+        client = server.client
+        table, tokens = three_people(client)
+        with connect(client, table, tokens[0]) as ann:
+            server.advance(61)  # Bob and Cat never came: away, bots play their seats
+            assert client.get(f"/api/tables/{table}").json()["seats"][1]["away"]
+            ann.ping()
+            with connect(client, table, tokens[1]):
+                back = ann.until(lambda m: m["type"] == "table" and m["seats"][1]["connected"], "Bob back")
+                assert not back["seats"][1]["away"]

@@ -159,6 +159,7 @@ class LiveTable:
         self.spectators = 0
         self.touched = hub.now()  # when anything last happened here (the hub unloads idle tables)
         self._presence: asyncio.TimerHandle | None = None
+        self._away: dict[int, asyncio.TimerHandle] = {}  # per seat: when its gone person counts as away
         self._watch: tuple[tuple[int, int | None], float, str] | None = None
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
@@ -378,9 +379,13 @@ class LiveTable:
             seat = self.seats[conn.seat]
             was_away = self.is_away(seat)
             seat.connections += 1
+            self._away_timer(conn.seat, None)
             if was_away:
                 log.info("table %s: seat %d is back", self.id, conn.seat)
-            self.broadcast_table()  # a seat's player arriving changes the table (this one included)
+                self.broadcast_table()  # the bot stops playing for them: everyone at once (this one too)
+            else:
+                conn.post(self.table_message())
+                self._presence_changed()  # like watchers: a seat coming again and again costs one message
         else:
             self.spectators += 1
             conn.post(self.table_message())
@@ -402,9 +407,14 @@ class LiveTable:
             seat.connections -= 1
             if seat.connections == 0:
                 seat.gone_since = self.hub.now()
-                # Tell everyone when the seat starts being played by a bot.
-                asyncio.get_running_loop().call_later(self.hub.away_after + 0.05, self._announce_away)
-            self.broadcast_table()
+                # Tell everyone when the seat starts being played by a bot
+                # (one timer a seat: a player reconnecting again and again
+                # must not leave a pile of them).
+                loop = asyncio.get_running_loop()
+                self._away_timer(
+                    conn.seat, loop.call_later(self.hub.away_after + 0.05, self._announce_away, conn.seat)
+                )
+            self._presence_changed()
         else:
             self.spectators -= 1
             self._presence_changed()
@@ -412,8 +422,16 @@ class LiveTable:
         if self.status == "over" and not self.connections:
             self.hub.unload(self)  # nothing more happens here; it loads again if opened
 
-    def _announce_away(self) -> None:
-        if any(self.is_away(s) for s in self.seats):
+    def _away_timer(self, seat: int, handle: asyncio.TimerHandle | None) -> None:
+        old = self._away.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        if handle is not None:
+            self._away[seat] = handle
+
+    def _announce_away(self, seat: int) -> None:
+        self._away.pop(seat, None)
+        if self.is_away(self.seats[seat]):
             self.broadcast_table()
             self.wake.set()
 
