@@ -333,6 +333,9 @@ class Server:
         # No seat: the first open one (one click on the home page's list).
         seat = int_field(data, "seat") if data.get("seat") is not None else None
         name = _name(data, "Player") if data.get("name") else None
+        barred = table.chat.barred(client_address(request.scope))
+        if barred:  # the host removed someone from here: no seat for them under a new token
+            raise TableError(barred, "seat", status=403)
         seat, token = await self.tables.join(table, seat, name)
         return JSONResponse({"table": table.id, "seat": seat, "token": token})
 
@@ -453,6 +456,7 @@ class Server:
         except ProtocolError as err:
             await _send_error(ws, str(err), "bad")
         conn.removed = removed  # removed by the host: may watch, may not speak
+        table.chat.arrived(conn)  # a seat's address, so a mute or removal follows its person
         conn.start()
         table.attach(conn)
         allowance, last = BURST, asyncio.get_running_loop().time()  # a token bucket against floods

@@ -52,7 +52,8 @@ class Connection:
         address: str = "",
     ) -> None:
         self.seat = seat
-        # The client's address: whose turn at the thinking a hint takes (thinking.py).
+        # The client's address: what the host's removals and mutes follow
+        # (chat.py) and whose turn at the thinking a hint takes (thinking.py).
         self.address = address
         self.host = host
         self._send = send

@@ -165,7 +165,7 @@ class LiveTable:
         self.driver: asyncio.Task[None] | None = None
         self.bots: dict[tuple[int, str], Bot] = {}
         self.owner: str | None = None  # the address the bots' searches count against (thinking.py)
-        self.chat = TableChat(self.id, hub.store, row.settings, hub.now)
+        self.chat = TableChat(self.id, hub.store, row.settings, hub.now, secret=f"addresses:{self.seed}")
         self.claims = TableClaims(self, row.settings.get("claims"))
 
     # --- What the table looks like ---
