@@ -87,7 +87,6 @@ log = logging.getLogger("ohhell.web")
 
 STATIC = resources.files("ohhell.web") / "static"
 MAX_RECORD = 1024 * 1024  # a record to replay
-HINTS_AT_ONCE = 2  # expert searches for hints running together, server-wide
 REPLAYS_AT_ONCE = 2  # records replayed together, server-wide
 HELLO_TIMEOUT = 10.0  # seconds a new WebSocket has to say who it is
 RATE = 50.0  # client messages a second, on average, before they are refused
@@ -196,7 +195,6 @@ class Server:
         self.store: Store | None = None
         self.hub: Hub | None = None
         self._options: str | None = None  # GET /api/options, once made
-        self.hinting = asyncio.Semaphore(HINTS_AT_ONCE)
         self.replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
 
     @contextlib.asynccontextmanager
@@ -388,6 +386,9 @@ class Server:
                 # No seat: the first open one (one click on the home page's list).
                 seat = int_field(data, "seat") if data.get("seat") is not None else None
                 name = _name(data, "Player") if data.get("name") else None
+                barred = table.chat.barred(address)
+                if barred:  # the host removed someone from here: no seat for them under a new token
+                    raise TableError(barred, "seat", status=403)
                 seat, token = await self.tables.join(table, seat, name)
                 return {"json": {"table": table.id, "seat": seat, "token": token}}
             if op == "rematch":
@@ -509,10 +510,11 @@ class Server:
                 conn = Connection(ws.send_text, None, host=False, close=lambda: ws.close(4008))
                 conn.limit = QUEUE_LIMIT  # the holder knows the seat; a seat's allowance for all
                 conn.start()
+                hello = {**hello, "address": client_address(ws.scope)}  # the holder cannot see the socket
                 await self.relay.serve(found, table_id, hello, conn, receive, close)
                 return
             table = found
-            conn = await self.admit(table, hello, ws.send_text, close, make)
+            conn = await self.admit(table, hello, ws.send_text, close, make, client_address(ws.scope))
             if conn is None:
                 return
             try:
@@ -537,10 +539,12 @@ class Server:
         send: Callable[[str], Awaitable[None]],
         close: Callable[[int], Awaitable[None]],
         make: Callable[[int | None, bool], Connection],
+        address: str,
     ) -> Connection | None:
         """A client who said hello joins the table's connections (here, or
         from another process through the relay): its seat is the one its
-        token holds; None if the table cannot take another watcher."""
+        token holds; None if the table cannot take another watcher.
+        ``address`` is the client's (for the quotas and the host's removals)."""
         token = hello.get("token")
         seat = table.seat_of_token(token if isinstance(token, str) else None)
         removed = isinstance(token, str) and bool(token) and token_hash(token) in table.chat.removed
@@ -559,6 +563,7 @@ class Server:
                 await close(4429)
             return None
         conn = make(seat, seat is not None and seat == table.host_seat)
+        conn.address = address
         # The viewer's chat mutes come with the hello, so the chat's history
         # sent on arrival already leaves out whom they muted.
         try:
@@ -566,6 +571,7 @@ class Server:
         except ProtocolError as err:
             await send(error(str(err), "bad"))
         conn.removed = removed  # removed by the host: may watch, may not speak
+        table.chat.arrived(conn)  # a seat's address, so a mute or removal follows its person
         conn.start()
         table.attach(conn)
         return conn
@@ -689,10 +695,15 @@ class Server:
             conn.post_json({"type": "error", "error": "you have nothing to choose now", "code": "turn"})
             return
         seed = f"hint:{table.id}:{version}:{conn.seat}"
-        # Hints share the machine with every table's bots: a few at a time,
-        # where the bots think (worker processes under ohhell serve).
-        async with self.hinting:
-            found = await self.tables.thinkers.hint(obs, seed, min(self.think, 1.0))
+        # Hints share the workers with every table's bots: each takes its
+        # turn as the asking address's (a few at a time; thinking.py).
+        try:
+            found = await self.tables.thinkers.hint(
+                obs, seed, min(self.think, 1.0), owner=conn.address, table=table.id
+            )
+        except TableError as err:
+            conn.post_json({"type": "error", "error": str(err), "code": err.code})
+            return
         if found is None:  # pragma: no cover - legal actions exist
             return
         conn.post_json(

@@ -39,8 +39,8 @@ from typing import Any, Final
 log = logging.getLogger("ohhell.web")
 
 BEAT_EVERY: Final = 0.5  # seconds between a process's heartbeats
-BEAT_TTL: Final = 2.0  # seconds a heartbeat lasts: a process silent this long is taken for dead
-ORPHANS_EVERY: Final = 1.0  # seconds between looks for tables whose holder died
+BEAT_TTL: Final = 1.5  # seconds a heartbeat lasts: a process silent this long is taken for dead
+ORPHANS_EVERY: Final = 0.5  # seconds between looks for tables whose holder died
 CALL_TIMEOUT: Final = 5.0  # seconds a request relayed to a table's holder may take
 
 Message = dict[str, Any]

@@ -165,7 +165,7 @@ class TableRow:
     seats: tuple[SeatRow, ...]
     lines: tuple[str, ...]  # the action log, version order
     clock: float = 0.0  # seconds a person has per decision; 0: no clock
-    opened: bool = False  # has anyone ever opened the table's page?
+    opened: bool = False  # has a person of the table (a seat, not a watcher) ever connected?
     public: bool = False  # listed on the home page while seats are open (else invite-only)
     rematch: str | None = None  # JSON {"table", "by"}: the table of the match played again
     settings: dict[str, str] = field(default_factory=dict)  # every setting stored for the table
