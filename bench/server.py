@@ -72,7 +72,7 @@ app = create_app(
     rate=1e6,
     limits=Limits(create=None, sheets=None, connects=None, sockets_per_address=0, spectators_per_table=0),
 )
-run(app, "127.0.0.1", int(sys.argv[2]), per_address=0)
+run(app, "127.0.0.1", int(sys.argv[2]), per_address=0, requests_per_address=0)
 """
 
 

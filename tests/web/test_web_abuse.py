@@ -11,17 +11,179 @@ in), never for time to pass.
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import subprocess
+import sys
 import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from limits import parse
 from limits.strategies import MovingWindowRateLimiter
 
-from ohhell.web.guard import Quotas, WindowStorage
+from ohhell.web.guard import FLOOD, Quotas, WindowStorage
 from ohhell.web.table import TableError
 
 Json = dict[str, Any]
+
+# --- A server of its own, and raw HTTP from chosen loopback addresses ---
+
+SERVER = """
+import sys
+from ohhell.cli.serve import run
+from ohhell.web.app import create_app
+run(create_app(sys.argv[1], think_workers=int(sys.argv[3])), "127.0.0.1", int(sys.argv[2]),
+    head_timeout=30, body_timeout=float(sys.argv[4]), per_address=8, requests_per_address=3,
+    limit_concurrency=12)
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving(tmp_path: Path, *, think_workers: int = 0, body_timeout: float = 30.0) -> Iterator[int]:
+    """``ohhell serve``'s uvicorn in a process of its own: at most 3 requests
+    in flight per address, 12 connections in all (uvicorn's 503 after that)."""
+    port = _free_port()
+    db = f"sqlite:///{tmp_path / 'abuse.db'}"
+    command = [sys.executable, "-c", SERVER, db, str(port), str(think_workers), str(body_timeout)]
+    proc = subprocess.Popen(command)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _open(port: int, address: str) -> socket.socket:
+    s = socket.socket()
+    s.settimeout(20)  # a hung server fails the test instead of hanging it
+    s.bind((address, 0))
+    s.connect(("127.0.0.1", port))
+    return s
+
+
+def _head(path: str, length: int, *, expect: bool = True) -> bytes:
+    """A POST's head declaring ``length`` bytes of body; with ``expect``, the
+    server says ``100 Continue`` when the route starts reading the body."""
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        f"Content-Length: {length}\r\n{'Expect: 100-continue' + chr(13) + chr(10) if expect else ''}\r\n"
+    ).encode()
+
+
+def _answer(s: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection."""
+    chunks = []
+    while chunk := s.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _status(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1]) if answer else 0
+
+
+def _get(port: int, address: str, path: str = "/api/options") -> int:
+    with _open(port, address) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+        return _status(_answer(s))
+
+
+CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+
+
+def _continued(s: socket.socket) -> None:
+    """Read the server's ``100 Continue`` (and nothing after it): the route
+    has begun to read the body, so the request's head is in."""
+    seen = b""
+    while len(seen) < len(CONTINUE):
+        chunk = s.recv(len(CONTINUE) - len(seen))
+        assert chunk, f"closed after {seen!r}"
+        seen += chunk
+    assert seen == CONTINUE
+
+
+def _started_slow_body(port: int, address: str, path: str = "/api/tables") -> socket.socket:
+    """A request whose head is in and whose body trickles: it returns once
+    the route is reading the body."""
+    s = _open(port, address)
+    s.sendall(_head(path, 1000))
+    _continued(s)
+    s.sendall(b"x")
+    return s
+
+
+# --- 1. Slow request bodies ---
+
+
+def test_slow_bodies_from_one_address_cannot_fill_the_server(tmp_path: Path) -> None:
+    # 12 connections in all: before the per-address cap, one address's 12
+    # slow bodies filled uvicorn's limit and every other visitor got 503.
+    with serving(tmp_path) as port, contextlib.ExitStack() as stack:
+        slow = [stack.enter_context(_started_slow_body(port, "127.0.0.1")) for _ in range(3)]
+        for _ in range(9):  # more, from the same address: refused at once, and closed
+            with _open(port, "127.0.0.1") as s:
+                s.sendall(_head("/api/tables", 1000, expect=False) + b"x")
+                answer = _answer(s)
+                assert _status(answer) == 429 and b"too many requests at once" in answer
+        assert _get(port, "127.0.0.2") == 200  # another address is served
+        assert _get(port, "127.0.0.2", "/") == 200
+        for s in slow:  # the three are still being served: none was cut off
+            s.sendall(b"x")
+        slow[0].sendall(b"x" * 998)  # one finishes its body: a bad record, a clear 400
+        assert _status(_answer(slow[0])) == 400
+        assert _get(port, "127.0.0.1") == 200  # a request of its own fits again
+
+
+def test_an_address_that_keeps_asking_past_its_cap_is_held_off(tmp_path: Path) -> None:
+    with serving(tmp_path) as port, contextlib.ExitStack() as stack:
+        for _ in range(3):
+            stack.enter_context(_started_slow_body(port, "127.0.0.3"))
+        for _ in range(FLOOD):
+            with _open(port, "127.0.0.3") as s:
+                s.sendall(b"GET /api/options HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                assert _status(_answer(s)) == 429
+        with _open(port, "127.0.0.3") as s:
+            assert s.recv(100) == b""  # held off: closed before any answer
+        assert _get(port, "127.0.0.4") == 200
+
+
+def test_a_body_has_a_time_limit_and_a_size_limit(tmp_path: Path) -> None:
+    with serving(tmp_path, body_timeout=0.5) as port:
+        with _started_slow_body(port, "127.0.0.5") as s:
+            # Nothing more comes: answered 408 and closed after the body
+            # timeout (it stayed open for as long as the client liked).
+            answer = _answer(s)
+            assert _status(answer) == 408
+        with _open(port, "127.0.0.5") as s:  # a declared size past the largest body: 413 unread
+            s.sendall(_head("/api/replay", 50 * 1024 * 1024, expect=False))
+            assert _status(_answer(s)) == 413
+        with _open(port, "127.0.0.5") as s:  # a chunked body past it: cut off (413 if it gets there)
+            s.sendall(b"POST /api/replay HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+            with contextlib.suppress(ConnectionError):
+                for _ in range(40):
+                    s.sendall(b"10000\r\n" + b"x" * 0x10000 + b"\r\n")
+            # Closed with the rest unread, the server's kernel may reset the
+            # connection before its 413 is read; either way it ends.
+            with contextlib.suppress(ConnectionResetError):
+                assert _status(_answer(s)) == 413
+        assert _get(port, "127.0.0.5") == 200
+
 
 # --- The quotas' windows start no thread ---
 
