@@ -11,7 +11,9 @@ in), never for time to pass.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import random
 import socket
 import subprocess
 import sys
@@ -24,8 +26,16 @@ from typing import Any
 import pytest
 from limits import parse
 from limits.strategies import MovingWindowRateLimiter
+from starlette.requests import Request
+from starlette.testclient import TestClient
+from web_support import make_app
 
+from ohhell.bots.simulate import random_match
+from ohhell.record import Record, dumps
+from ohhell.rules import make_rules
+from ohhell.web.app import Limits
 from ohhell.web.guard import FLOOD, Quotas, WindowStorage
+from ohhell.web.replays import Replays
 from ohhell.web.table import TableError
 
 Json = dict[str, Any]
@@ -183,6 +193,87 @@ def test_a_body_has_a_time_limit_and_a_size_limit(tmp_path: Path) -> None:
             with contextlib.suppress(ConnectionResetError):
                 assert _status(_answer(s)) == 413
         assert _get(port, "127.0.0.5") == 200
+
+
+# --- 3. Replays: a quota, one at a time per address, in a worker process ---
+
+
+def _record(hands: int = 2) -> bytes:
+    rules = make_rules("pagat", {"players": "4", "sequence": "fixed", "fixed-hands": str(hands)})
+    return dumps(Record.from_state(random_match(rules, random.Random(5)))).encode()
+
+
+def test_one_address_replays_one_record_at_a_time_and_others_are_served(tmp_path: Path) -> None:
+    record = _record()
+    with serving(tmp_path, think_workers=1) as port, _open(port, "127.0.0.6") as first:
+        first.sendall(_head("/api/replay", len(record)))
+        _continued(first)  # its replay is being made
+        with _open(port, "127.0.0.6") as second:
+            second.sendall(_head("/api/replay", len(record), expect=False) + record)
+            answer = _answer(second)
+            assert _status(answer) == 429 and b"still being made" in answer
+        with _open(port, "127.0.0.7") as other:  # another address: replayed (in a worker process)
+            other.sendall(_head("/api/replay", len(record), expect=False) + record)
+            answer = _answer(other)
+            assert _status(answer) == 200 and b'"frames"' in answer
+        first.sendall(record)
+        assert _status(_answer(first)) == 200
+
+
+def test_replays_have_a_quota_per_address(tmp_path: Path) -> None:
+    record = _record()
+    limits = Limits(create=None, replays="2/minute")
+    with TestClient(make_app(str(tmp_path / "q.db"), limits=limits)) as client:
+        for _ in range(2):
+            assert client.post("/api/replay", content=record).status_code == 200
+        r = client.post("/api/replay", content=record)
+        assert r.status_code == 429 and "too many replays" in r.json()["error"]
+
+
+def test_a_replay_waits_for_no_other_address() -> None:
+    # In-process (threads), the same rule as above, without sockets: while
+    # one address's replay is made, its second is refused, another's is not.
+    release = threading.Event()
+    started = threading.Event()
+    replays = Replays(Quotas(), processes=False)
+
+    import ohhell.web.replays as module
+
+    real = module.replay_answer
+
+    def slow_answer(raw: bytes) -> tuple[bool, bytes]:
+        started.set()
+        release.wait(20)
+        return real(raw)
+
+    def request(address: str, body: bytes) -> Request:
+        sent = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def receive() -> Json:
+            return sent.pop(0) if sent else {"type": "http.disconnect"}
+
+        scope = {"type": "http", "method": "POST", "headers": [], "client": (address, 1), "path": "/"}
+        return Request(scope, receive)
+
+    async def main() -> None:
+        record = _record()
+        module.replay_answer = slow_answer
+        try:
+            first = asyncio.create_task(replays.answer(request("10.0.0.1", record)))
+            assert await asyncio.to_thread(started.wait, 20)
+            with pytest.raises(TableError) as refused:
+                await replays.answer(request("10.0.0.1", record))
+            assert refused.value.status == 429 and "still being made" in str(refused.value)
+            module.replay_answer = real
+            other = await replays.answer(request("10.0.0.2", record))
+            assert other.status_code == 200
+            release.set()
+            assert (await first).status_code == 200
+        finally:
+            module.replay_answer = real
+            release.set()
+
+    asyncio.run(main())
 
 
 # --- The quotas' windows start no thread ---

@@ -32,17 +32,9 @@ from .. import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     PRESETS,
-    Phase,
-    Record,
-    RecordError,
     RulesError,
-    apply,
     dumps,
-    format_action,
-    loads,
     make_rules,
-    most_actions,
-    new_game,
     observe,
 )
 from ..bots import opponent_levels
@@ -58,14 +50,13 @@ from .protocol import (
     ProtocolError,
     action_json,
     clean_name,
-    observation_json,
     options_json,
     parse_action,
     parse_message,
-    result_json,
 )
 from .protocol import dumps as dumps_json
-from .requests import int_field, json_body, read_body
+from .replays import Replays, replay_frames
+from .requests import int_field, json_body
 from .scores import score_routes
 from .store import Store
 from .table import (
@@ -83,9 +74,7 @@ from .thinking import Thinkers
 log = logging.getLogger("ohhell.web")
 
 STATIC = resources.files("ohhell.web") / "static"
-MAX_RECORD = 1024 * 1024  # a record to replay
 HINTS_AT_ONCE = 2  # expert searches for hints running together, server-wide
-REPLAYS_AT_ONCE = 2  # records replayed together, server-wide
 HELLO_TIMEOUT = 10.0  # seconds a new WebSocket has to say who it is
 RATE = 50.0  # client messages a second, on average, before they are refused
 BURST = 200.0  # ...after a burst of this many
@@ -152,6 +141,7 @@ class Limits:
     create: str | None = "30/minute"  # new tables and seats per client address
     sheets: str | None = "30/minute"  # new score sheets per client address
     connects: str | None = "120/minute"  # new WebSockets per client address
+    replays: str | None = "10/minute"  # records replayed per client address (one at a time)
     sockets_per_address: int = SOCKETS_PER_ADDRESS
     spectators_per_table: int = SPECTATORS_PER_TABLE
     lobby_lifetime: float = LOBBY_LIFETIME
@@ -185,13 +175,15 @@ class Server:
         self.think = think
         self.clock = check_clock(clock)
         self.change_grace = change_grace
-        self.quotas = Quotas(limits.create, limits.sheets, limits.connects, on_flood=_hold_off)
+        self.quotas = Quotas(
+            limits.create, limits.sheets, limits.connects, on_flood=_hold_off, replays=limits.replays
+        )
         self.sockets: Counter[str] = Counter()  # open WebSockets by client address
         self.store: Store | None = None
         self.hub: Hub | None = None
         self._options: str | None = None  # GET /api/options, once made
         self.hinting = asyncio.Semaphore(HINTS_AT_ONCE)
-        self.replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
+        self.replays = Replays(self.quotas, processes=think_workers > 0)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -216,6 +208,7 @@ class Server:
             sweeper.cancel()
             await self.hub.close()
             self.hub.thinkers.close()
+            self.replays.close()
             self.store.close()
 
     async def _sweep(self) -> None:
@@ -371,26 +364,8 @@ class Server:
         )
 
     async def replay(self, request: Request) -> Response:
-        raw = await read_body(request, MAX_RECORD, "the record")
-        try:
-            record = loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise TableError("the record is not UTF-8 text") from None
-        except RecordError as err:
-            raise TableError(f"the record cannot be read: {err}") from None
-        limit = most_actions(record.rules)
-        if len(record.actions) > limit:
-            raise TableError(
-                f"the record has {len(record.actions)} actions; a match under its rules has at most {limit}"
-            )
-        # Replaying is work in proportion to the record: off the event loop,
-        # and a few at a time server-wide.
-        async with self.replaying:
-            try:
-                replay = await asyncio.to_thread(replay_frames, record)
-            except RecordError as err:
-                raise TableError(f"the record cannot be replayed: {err}") from None
-        return Response(dumps_json(replay), media_type="application/json")
+        # Quotas, one at a time per address, the work in a worker (replays.py).
+        return await self.replays.answer(request)
 
     # --- The WebSocket ---
 
@@ -634,45 +609,6 @@ async def _send_error(ws: WebSocket, message: str, code: str) -> None:
     await ws.send_text(json.dumps({"type": "error", "error": message, "code": code}))
 
 
-_MISSING = object()
-
-
-def replay_frames(record: Record) -> Json:
-    """A record as frames for the replay page, every hand face up (a record
-    holds every deal, so nothing in it is hidden any more).
-
-    Each hand's result is sent once, in ``results``; a frame names how many of
-    them are scored by then and holds only the fields of the observation that
-    changed since the frame before, so the answer grows in proportion to the
-    record (every frame repeating the score sheet so far made it grow with its
-    square).
-    """
-    record.replay()  # RecordError names the first action that is not legal
-    state = new_game(record.rules)
-    frames: list[Json] = []
-    previous: Json = {}
-    for action in record.actions:
-        apply(state, action)
-        obs = observe(state, None)
-        if state.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY):
-            obs = dataclasses.replace(obs, hands=tuple(tuple(h) for h in state.hands), bids=tuple(state.bids))
-        data = observation_json(obs, ())
-        del data["names"]
-        data["results"] = len(obs.results)
-        # Only what changed since the frame before (the page merges them).
-        changed = {k: v for k, v in data.items() if previous.get(k, _MISSING) != v}
-        previous = data
-        frames.append(
-            {
-                "version": len(state.log),
-                "label": format_action(state.log[-1]),
-                "hand_number": state.hand_number,
-                "obs": changed,
-            }
-        )
-    return {"seats": list(record.seats), "results": [result_json(r) for r in state.results], "frames": frames}
-
-
 def create_app(
     store_url: str | None = None,
     *,
@@ -692,7 +628,8 @@ def create_app(
     client may do (``rate``, if given, replaces its messages a second); ``now``
     the time turn clocks run on (seconds, ``time.monotonic`` unless a test
     brings its own); ``think_workers`` the processes the expert thinks in
-    (0: threads of this process; ``ohhell serve`` uses processes)."""
+    (0: threads of this process; ``ohhell serve`` uses processes; records are
+    then replayed in worker processes too)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
