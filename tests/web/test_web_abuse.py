@@ -35,7 +35,9 @@ from ohhell.record import Record, dumps
 from ohhell.rules import make_rules
 from ohhell.web.app import Limits
 from ohhell.web.guard import FLOOD, Quotas, WindowStorage
+from ohhell.web.lobby import LISTED, PER_CREATOR, PER_NAME, creator_key
 from ohhell.web.replays import Replays
+from ohhell.web.store import Store
 from ohhell.web.table import TableError
 
 Json = dict[str, Any]
@@ -193,6 +195,77 @@ def test_a_body_has_a_time_limit_and_a_size_limit(tmp_path: Path) -> None:
             with contextlib.suppress(ConnectionResetError):
                 assert _status(_answer(s)) == 413
         assert _get(port, "127.0.0.5") == 200
+
+
+# --- 2. Open tables: full ones left out first, then a cap per address and per name ---
+
+
+def by_address(app: Any) -> Any:
+    """``app`` with the client's address taken from an ``x-test-address``
+    header (the TestClient's is always "testclient")."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        for key, value in scope.get("headers", ()):
+            if key == b"x-test-address":
+                scope = {**scope, "client": (value.decode(), 1)}
+        await app(scope, receive, send)
+
+    return wrapped
+
+
+@pytest.fixture
+def lobby_client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(by_address(make_app(str(tmp_path / "l.db")))) as client:
+        yield client
+
+
+def _public(client: TestClient, address: str, name: str, *, full: bool = False) -> str:
+    seats = ["human", "random", "random", "random"] if full else ["human", "human", "random", "random"]
+    body = {"name": name, "public": True, "seats": seats, "options": {"hand-sizes": "1"}}
+    r = client.post("/api/tables", json=body, headers={"x-test-address": address})
+    assert r.status_code == 200, r.text
+    table: str = r.json()["table"]
+    return table
+
+
+def _listed(client: TestClient) -> list[Json]:
+    tables: list[Json] = client.get("/api/lobby").json()["tables"]
+    return tables
+
+
+def test_full_tables_never_start_and_still_leave_room_on_the_list(lobby_client: TestClient) -> None:
+    # Full tables used to be dropped after the newest LISTED were taken: as
+    # many full tables that never start left the list empty for a day.
+    waiting = _public(lobby_client, "10.1.0.1", "Ann")
+    for i in range(LISTED + 5):
+        _public(lobby_client, f"10.1.1.{i}", f"Full {i}", full=True)
+    assert [t["table"] for t in _listed(lobby_client)] == [waiting]
+
+
+def test_one_address_cannot_push_the_others_off_the_list(lobby_client: TestClient) -> None:
+    real = _public(lobby_client, "10.2.0.1", "Ann")
+    spam = [_public(lobby_client, "10.2.0.99", f"Spam {i}") for i in range(LISTED + 5)]
+    listed = [t["table"] for t in _listed(lobby_client)]
+    assert real in listed
+    assert listed == [*spam[::-1][:PER_CREATOR], real]  # the newest three of the spam, newest first
+
+
+def test_one_name_cannot_push_the_others_off_the_list(lobby_client: TestClient) -> None:
+    real = _public(lobby_client, "10.3.0.1", "Ann")
+    names = ["Bob", "bob", "BOB"]
+    spam = [_public(lobby_client, f"10.3.1.{i}", names[i % 3]) for i in range(LISTED + 5)]
+    listed = [t["table"] for t in _listed(lobby_client)]
+    assert listed == [*spam[::-1][:PER_NAME], real]
+
+
+def test_a_listed_table_keeps_its_creator_hashed(tmp_path: Path) -> None:
+    with TestClient(by_address(make_app(str(tmp_path / "c.db")))) as client:
+        table = _public(client, "10.4.0.1", "Ann")
+    store = Store(f"sqlite:///{tmp_path / 'c.db'}")
+    try:
+        assert store.setting(table, "creator") == creator_key("10.4.0.1") != "10.4.0.1"
+    finally:
+        store.close()
 
 
 # --- 3. Replays: a quota, one at a time per address, in a worker process ---

@@ -42,7 +42,7 @@ from . import seating
 from .chat import REACTIONS, clean_text, parse_mutes, watcher_name
 from .guard import Guard, Quotas, client_address
 from .hub import Hub
-from .lobby import form_options
+from .lobby import creator_key, form_options
 from .protocol import (
     DEFAULT_PRESET,
     MAX_MESSAGE,
@@ -312,8 +312,10 @@ class Server:
             clock = check_clock(float(clock))
         except TableError as err:
             raise TableError(str(err), field="clock") from None
+        # A listed table keeps who made it, so the list can cap one address's tables.
+        creator = {"creator": creator_key(client_address(request.scope))} if public else None
         table_id, token = self.tables.create(
-            rules, list(kinds), host_seat=seat, host_name=name, clock=clock, public=public
+            rules, list(kinds), host_seat=seat, host_name=name, clock=clock, public=public, settings=creator
         )
         return JSONResponse({"table": table_id, "seat": seat, "token": token})
 
@@ -339,7 +341,7 @@ class Server:
         return JSONResponse({"table": table_id, "seat": seat, "token": token})
 
     async def lobby(self, request: Request) -> Response:
-        return Response(self.tables.lobby.answer(), media_type="application/json")
+        return Response(await self.tables.lobby.answer(), media_type="application/json")
 
     async def fill(self, request: Request) -> Response:
         table = await self.table(request)
