@@ -349,6 +349,35 @@ def test_a_replay_waits_for_no_other_address() -> None:
     asyncio.run(main())
 
 
+# --- 4. Numbers a float cannot hold ---
+
+
+@pytest.mark.parametrize("clock", ["9" * 401, "-" + "9" * 401, "1e401", "NaN", "Infinity", "-Infinity"])
+def test_a_clock_no_float_can_hold_is_a_400_naming_the_field(tmp_path: Path, clock: str) -> None:
+    with TestClient(make_app(str(tmp_path / "n.db")), raise_server_exceptions=False) as client:
+        body = '{"clock": ' + clock + "}"
+        r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 400, r.text
+        assert r.json()["field"] == "clock" and len(r.json()["error"]) < 120
+
+
+@pytest.mark.parametrize("field", ["players", "seat"])
+def test_a_huge_whole_number_is_refused_without_echoing_it(tmp_path: Path, field: str) -> None:
+    with TestClient(make_app(str(tmp_path / "w.db"))) as client:
+        body = '{"' + field + '": ' + "9" * 401 + "}"
+        r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and field in r.json()["error"] and len(r.json()["error"]) < 120
+        made = client.post(
+            "/api/tables", json={"seats": ["human", "human", "random"], "options": {"players": "3"}}
+        )
+        r = client.post(
+            f"/api/tables/{made.json()['table']}/join",
+            content='{"seat": ' + "9" * 401 + "}",
+            headers={"content-type": "application/json"},
+        )
+        assert r.status_code == 400 and len(r.json()["error"]) < 120
+
+
 # --- The quotas' windows start no thread ---
 
 

@@ -56,7 +56,7 @@ from .protocol import (
 )
 from .protocol import dumps as dumps_json
 from .replays import Replays, replay_frames
-from .requests import int_field, json_body
+from .requests import int_field, json_body, number_field, shown
 from .scores import score_routes
 from .store import Store
 from .table import (
@@ -102,7 +102,7 @@ def _error(message: str, status: int = 400) -> JSONResponse:
 def _text(data: dict[str, Any], key: str, default: str) -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
-        raise TableError(f'"{key}" must be text, not {value!r}')
+        raise TableError(f'"{key}" must be text, not {shown(value)}')
     return value
 
 
@@ -302,14 +302,12 @@ class Server:
             name = _name(data, "Host")
         except TableError as err:
             raise TableError(str(err), field="name") from None
-        clock = data.get("clock", self.clock)
-        if type(clock) not in (int, float):
-            raise TableError(f'"clock" must be a number of seconds, not {clock!r}', field="clock")
+        clock = number_field(data, "clock", self.clock, "a number of seconds")
         public = data.get("public", False)
         if type(public) is not bool:
-            raise TableError(f'"public" must be true (listed on the home page) or false, not {public!r}')
+            raise TableError(f'"public" must be true (listed on the home page) or false, not {shown(public)}')
         try:
-            clock = check_clock(float(clock))
+            clock = check_clock(clock)
         except TableError as err:
             raise TableError(str(err), field="clock") from None
         # A listed table keeps who made it, so the list can cap one address's tables.
