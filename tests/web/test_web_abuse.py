@@ -176,7 +176,7 @@ def test_an_address_that_keeps_asking_past_its_cap_is_held_off(tmp_path: Path) -
 
 
 def test_a_body_has_a_time_limit_and_a_size_limit(tmp_path: Path) -> None:
-    with serving(tmp_path, body_timeout=0.5) as port:
+    with serving(tmp_path, body_timeout=2.0) as port:
         with _started_slow_body(port, "127.0.0.5") as s:
             # Nothing more comes: answered 408 and closed after the body
             # timeout (it stayed open for as long as the client liked).
