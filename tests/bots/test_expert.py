@@ -313,7 +313,9 @@ def test_value_of_spends_the_whole_budget_on_the_one_action_it_prices() -> None:
     # seldom try it: every simulation plays that card (or makes that bid).
     rules = PRESETS["pagat"].replace(hand_sizes=(5,), first_dealer=0, bid_changes=False)
     state = new_game(rules)
-    apply(state, _deal(rules, ["KH 3C 4D 9S 2H", "AH 2S 5C 7D 8H", "5D 6D QC JS 3H", "7C 8C 10D 4S JH"], "9C"))
+    apply(
+        state, _deal(rules, ["KH 3C 4D 9S 2H", "AH 2S 5C 7D 8H", "5D 6D QC JS 3H", "7C 8C 10D 4S JH"], "9C")
+    )
     bid_obs = observe(state, 1)
     expert = ExpertBot(simulations=200)
     bid = expert.value_of(bid_obs, Bid(1, 4), random.Random(3))
