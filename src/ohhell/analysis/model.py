@@ -38,7 +38,7 @@ class Budget:
 
     simulations: int = 9600
     price_simulations: int = 4800
-    luck_playouts: int = 40
+    luck_playouts: int = 32
     luck_simulations: int = 100
 
     def __post_init__(self) -> None:
