@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "ohhell"
 CORE = ("cards", "rules", "scoring", "hand", "actions", "game", "chance", "view", "claim", "match", "record")
 """The core: the rules as data and code, standard library only."""
-CLIENTS = ("bots", "cli", "env", "scorekeeper", "terminal", "web")
+CLIENTS = ("analysis", "bots", "cli", "env", "scorekeeper", "terminal", "web")
 """The client packages: each imports the core through ``ohhell``'s public names."""
 
 

@@ -225,3 +225,19 @@ def test_a_pack_too_big_for_a_64_bit_mask_plays_in_python() -> None:
     # R-DECK-AU: an Australian pack for 5 has 65 cards; the search falls back.
     assert layout_for(Deck.AUSTRALIAN, 5).size > 63
     assert compiled_playout(layout_for(Deck.AUSTRALIAN, 5)) is None
+
+
+@needs_extra
+def test_a_search_with_its_first_card_fixed_prices_it_alike_compiled_or_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ExpertBot.value_of (a post-game review's price of the card played)
+    # fixes the root's card in both walks; every other root card stays untried.
+    expert = get_bot("expert", simulations=120)
+    observations = [o for o in _decisions(6, 23) if o.phase is Phase.PLAY and len(o.legal_actions) > 1]
+    picks = [(o, o.legal_actions[-1]) for o in observations]
+    compiled = [expert.value_of(o, a, random.Random(i)) for i, (o, a) in enumerate(picks)]
+    monkeypatch.setattr(treesearch_module, "compiled_tree", lambda *args: None)
+    python = [expert.value_of(o, a, random.Random(i)) for i, (o, a) in enumerate(picks)]
+    assert compiled == python
+    assert all(e.worlds == 120 for e in compiled) and len(picks) > 5

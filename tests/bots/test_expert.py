@@ -306,3 +306,28 @@ def test_the_guesses_reach_the_bids_made_before_trump_is_named() -> None:
     greedy_others, meek_others = values(20.0), values(-20.0)
     assert greedy_others.keys() == meek_others.keys()
     assert greedy_others != meek_others
+
+
+def test_value_of_spends_the_whole_budget_on_the_one_action_it_prices() -> None:
+    # A review prices the choice a player made even where the search would
+    # seldom try it: every simulation plays that card (or makes that bid).
+    rules = PRESETS["pagat"].replace(hand_sizes=(5,), first_dealer=0, bid_changes=False)
+    state = new_game(rules)
+    apply(
+        state, _deal(rules, ["KH 3C 4D 9S 2H", "AH 2S 5C 7D 8H", "5D 6D QC JS 3H", "7C 8C 10D 4S JH"], "9C")
+    )
+    bid_obs = observe(state, 1)
+    expert = ExpertBot(simulations=200)
+    bid = expert.value_of(bid_obs, Bid(1, 4), random.Random(3))
+    assert bid.action == Bid(1, 4) and bid.worlds == 200
+    for seat, made in ((1, 1), (2, 1), (3, 1), (0, 1)):
+        apply(state, Bid(seat, made))
+    obs = observe(state, 1)
+    card = Play(1, Card.parse("8H"))
+    priced = expert.value_of(obs, card, random.Random(3))
+    assert priced.action == card and priced.worlds == 200
+    # The same generator gives the same price; another legal card another.
+    assert expert.value_of(obs, card, random.Random(3)) == priced
+    assert expert.value_of(obs, Play(1, Card.parse("AH")), random.Random(3)).expected != priced.expected
+    with pytest.raises(ValueError, match="not one of the legal actions"):
+        expert.value_of(obs, Play(1, Card.parse("KH")), random.Random(3))

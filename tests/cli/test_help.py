@@ -19,7 +19,7 @@ from ohhell.cli import build_parser, main
 from ohhell.describe import OPTION_HELP, VALUE_HELP, option_choices, option_values
 
 RULE_COMMANDS = ("play", "score", "scoresheet", "simulate", "tournament")
-COMMANDS = ("play", "serve", "score", "scoresheet", "simulate", "replay", "tournament")
+COMMANDS = ("play", "serve", "score", "scoresheet", "simulate", "replay", "review", "tournament")
 
 
 def help_of(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

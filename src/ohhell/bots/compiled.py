@@ -346,6 +346,7 @@ def search(
     counters: Any,
     bounds: Any,
     max_nodes: int,
+    root_mask: int,
 ) -> None:
     """``len(picks)`` simulations of ``CardSearch._simulate`` (or, with
     ``bid_search``, of ``BidSearch._simulate``), the tree held in arrays.
@@ -355,7 +356,8 @@ def search(
     child of 0 means none; ``counters`` holds the nodes and the simulations
     so far, ``bounds`` the lowest and highest payoff seen; ``overs`` says
     which simulations play the others towards ``over_bidsets`` (each other
-    seat's bid one higher) rather than ``bidsets``, scoring by ``bidsets``.
+    seat's bid one higher) rather than ``bidsets``, scoring by ``bidsets``;
+    ``root_mask`` (0: none) holds a card search's first card to the slots it names.
     """
     n = worlds.shape[1]
     beats_t = beaten_by[trump + 1]
@@ -421,6 +423,8 @@ def search(
             legal = hand & suit_mask[suit[trick[0]]] if count else 0
             if legal == 0:
                 legal = hand
+            if depth == 0 and root_mask != 0:
+                legal &= root_mask  # CardSearch(only=card): one card at the root
             # _select: UCT among the legal cards, an untried one first.
             found = 0
             best_slot = -1
@@ -665,6 +669,7 @@ class Tree:
             self.counters,
             self.bounds,
             self.max_nodes,
+            int(getattr(search, "root_mask", 0)),
         )
         search.nodes = int(self.counters[0])
         search.simulations = int(self.counters[1])

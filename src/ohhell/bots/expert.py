@@ -31,6 +31,7 @@ The budget is time per decision (default 1 s) or a number of worlds.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import math
 import random
@@ -266,6 +267,29 @@ class ExpertBot:
             if collecting:
                 gc.enable()
 
+    def value_of(self, obs: Observation, action: Action, rng: random.Random) -> Evaluation:
+        """The expected score of ``action`` (one of ``obs.legal_actions``)
+        alone, the whole budget spent on it: ``analyse`` shares its budget
+        by promise, so a choice it finds poor early is tried a few times and
+        its estimate is rough; a post-game review prices the choice a player
+        made with this instead."""
+        if action not in obs.legal_actions:
+            raise ValueError(f"{action!r} is not one of the legal actions")
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            if self.tree and obs.phase is Phase.PLAY and isinstance(action, Play) and action.card is not None:
+                lay = layout(obs.rules)
+                compiled_playout(lay)
+                deadline = time.perf_counter() + self.seconds
+                found = self._search_cards(obs, rng, lay, [action], deadline, only=action.card)
+            else:
+                found = self._analyse(dataclasses.replace(obs, legal_actions=(action,)), rng)
+        finally:
+            if collecting:
+                gc.enable()
+        return next(e for e in found if e.action == action)
+
     def _analyse(self, obs: Observation, rng: random.Random) -> list[Evaluation]:
         if obs.seat is None or not obs.legal_actions:
             return []
@@ -322,7 +346,13 @@ class ExpertBot:
         return ranked
 
     def _search_cards(
-        self, obs: Observation, rng: random.Random, lay: Layout, candidates: Sequence[Action], deadline: float
+        self,
+        obs: Observation,
+        rng: random.Random,
+        lay: Layout,
+        candidates: Sequence[Action],
+        deadline: float,
+        only: Card | None = None,
     ) -> list[Evaluation]:
         weigh = self.world_likelihood(obs, lay)
         budget, pool = self._budget()
@@ -337,13 +367,14 @@ class ExpertBot:
             per_world=self.per_world,
             steer=self.steer,
             overtricks=self.overtricks,
+            only=only,
         )
         if budget is not None:
             search.run(simulations=budget)
         else:
             search.run(deadline=deadline)
         by_card = {a.card: a for a in candidates if isinstance(a, Play)}
-        return [Evaluation(by_card[v.card], v.mean, v.visits) for v in search.ranked()]  # type: ignore[index]
+        return [Evaluation(by_card[v.card], v.mean, v.visits) for v in search.ranked() if v.card in by_card]
 
     def _search_bids(
         self, obs: Observation, rng: random.Random, lay: Layout, candidates: Sequence[Action], deadline: float

@@ -88,6 +88,7 @@ class CardSearch:
         per_world: int = 3,
         steer: Sequence[float] | None = None,
         overtricks: float = 0.0,
+        only: Card | None = None,
     ) -> None:
         me = obs.seat
         assert me is not None
@@ -116,6 +117,10 @@ class CardSearch:
         self.root: dict[int, _Edge] = {}
         # Identical cards (Australian packs) are one action: key a card by its first slot.
         self.key = tuple(lay.slots_of[c][0] for c in lay.cards)
+        # With ``only``, every simulation plays that card first, so its value
+        # is the whole budget's (a review prices a card the search would seldom
+        # try); 0: the root chooses among every legal card.
+        self.root_mask = sum(1 << slot for slot in lay.slots_of[only]) if only is not None else 0
         self.lo = math.inf
         self.hi = -math.inf
         self.nodes = 1  # the root
@@ -375,8 +380,10 @@ class CardSearch:
                     edge = node[key[slot]] = [0, 0.0, 0, None]
                 expand = False
             else:
-                legal = hand & suit_mask[suit[trick[0]]] if trick else 0
-                slot, edge, expand = self._select(node, legal or hand, c, draw)
+                legal = (hand & suit_mask[suit[trick[0]]] if trick else 0) or hand
+                if not path and self.root_mask:
+                    legal &= self.root_mask  # ``only``: the first card is fixed
+                slot, edge, expand = self._select(node, legal, c, draw)
                 path.append((edge, seat))
             bit = 1 << slot
             hands[seat] = hand & ~bit

@@ -1,6 +1,6 @@
 """The ``ohhell`` command: one module per subcommand.
 
-``simulate`` and ``replay`` (records), ``tournament`` (bots on duplicate deals),
+``simulate``, ``replay`` and ``review`` (records), ``tournament`` (bots on duplicate deals),
 ``play`` (the terminal), ``serve`` (the web server), ``score`` and
 ``scoresheet`` (the scorekeeper). ``common`` holds the rule options they share
 and the examples block every command's help ends with.
@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import RulesError, __version__
-from . import play, replay, score, scoresheet, serve, simulate, tournament
+from . import play, replay, review, score, scoresheet, serve, simulate, tournament
 from .common import CommandParser, HelpFormatter, examples
 
 
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
             "ohhell play                          # a match against three bots in the terminal",
             "ohhell serve                         # play in the browser: http://127.0.0.1:8000",
             "ohhell score --names Ann,Bob,Cid,Dee --file tuesday.json   # keep score of a real game",
+            "ohhell review game.ohr               # what each decision of a match cost",
             "ohhell play --help                   # every command has its own help",
         ),
     )
@@ -33,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     # One module per command, each adding its own parser; a command's
     # libraries (the web server, the PDF writer) load only when it runs.
-    for command in (play, serve, score, scoresheet, simulate, replay, tournament):
+    for command in (play, serve, score, scoresheet, simulate, replay, review, tournament):
         command.add_parser(sub)
     return parser
 
