@@ -286,6 +286,11 @@ def check_log(db: str, table: str, people: list[Person]) -> dict[str, Any]:
             mine = format_action(client_action(action, person.seat))
             if shown is None or shown.get("seat") != person.seat:
                 continue  # not taken (stale, or another's turn came first): nothing was acknowledged
+            if format_action(client_action(shown, person.seat)) != mine:
+                # Another action of theirs at the same version was taken: this
+                # one was sent to the process that died and never stored, and
+                # they chose again when the match went on.
+                continue
             acknowledged += 1
             if version >= len(lines) or lines[version] != mine:
                 missing += 1

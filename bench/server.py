@@ -71,9 +71,9 @@ limits = Limits(
     rate=1e6, create=None, sheets=None, connects=None, sockets_per_address=0, spectators_per_table=0
 )
 if workers > 1:
-    run_workers(settings, limits, "127.0.0.1", port, workers, per_address=0)
+    run_workers(settings, limits, "127.0.0.1", port, workers, per_address=0, requests_per_address=0)
 else:
-    run(create_app(**settings, limits=limits), "127.0.0.1", port, per_address=0)
+    run(create_app(**settings, limits=limits), "127.0.0.1", port, per_address=0, requests_per_address=0)
 """
 
 

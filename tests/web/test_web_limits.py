@@ -243,9 +243,17 @@ def test_a_table_nobody_opened_does_not_play_itself(tmp_path: Path) -> None:
         time.sleep(0.5)  # well past the time after which a bot covers an absent person
         version = client.get(f"/api/tables/{made['table']}").json()["version"]
         assert version <= 1  # the deal at most: nobody has opened the page, so no bot moved
-        with connect(client, made["table"]) as watcher:  # opening it starts it
-            watcher.state_where(lambda m: m["version"] > 3, "bots playing once opened")
         store = Store(f"sqlite:///{tmp_path / 't.db'}")
+        with connect(client, made["table"]) as watcher:  # a watcher's visit starts nothing...
+            watcher.ping()
+            time.sleep(0.3)
+            watcher.ping()
+            assert watcher.version <= 1 and all(
+                m["version"] <= 1 for m in watcher.seen if m["type"] == "state"
+            )
+            assert made["table"] not in store.table_ids("playing", opened=True)
+            with connect(client, made["table"], made["token"]):  # ...its person's does
+                watcher.state_where(lambda m: m["version"] > 3, "bots playing once the person came")
         assert store.table_ids("playing", opened=True) == [made["table"]]
         other = client.post("/api/play-now", json={}).json()
         assert other["table"] not in store.table_ids("playing", opened=True)  # not resumed after a restart

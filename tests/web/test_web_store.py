@@ -205,11 +205,11 @@ def test_bots_go_on_after_a_restart_in_the_middle_of_a_hand(db_url: str) -> None
     with TestClient(make_app(db_url, bot_delay=60)) as client:
         made = new_table(client, options=options, seats=["human", "random", "random", "random"], start=True)
         table = made["table"]
-        with connect(client, table) as watcher:
-            waiting = watcher.state_where(lambda m: m["obs"]["phase"] == "bid")
+        with connect(client, table, made["token"]) as person:  # its person came: its bots play from now on
+            waiting = person.state_where(lambda m: m["obs"]["phase"] == "bid")
             assert waiting["obs"]["actors"] == [1]  # the bot is pausing before its bid
     assert len(log_of(db_url, table)) == 1  # only the deal
-    with TestClient(make_app(db_url)) as client:  # nobody connects: the bots go on alone
+    with TestClient(make_app(db_url)) as client:  # only a watcher connects: the bots go on alone
         with connect(client, table) as watcher:
             turn = watcher.state_where(
                 lambda m: m["obs"]["has_bid"] == [False, True, True, True], "seat 0's bid"

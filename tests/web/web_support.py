@@ -19,6 +19,10 @@ Everything here drives the application in-process through Starlette's
   person until the match is over, keeping bids (R-BID-CHANGE) so the bots go
   on; returns the final state message. Works with any mix of people and bots.
 - ``play_out(client, table, token)``: ``play_all`` for one seat.
+- ``with_addresses(app)``: the app behind a stand-in for the network, where a
+  request's ``x-test-address`` header says which client address it comes
+  from (``connect(..., address=...)``, ``from_address(...)``), so one
+  TestClient can play several people at several addresses.
 """
 
 from __future__ import annotations
@@ -56,6 +60,30 @@ def make_app(db: str, **settings: Any) -> Any:
     }
     kwargs.update(settings)
     return create_app(url, **kwargs)
+
+
+ADDRESS_HEADER = "x-test-address"
+
+
+def with_addresses(app: Any) -> Any:
+    """``app`` as seen from many client addresses: a request's
+    ``x-test-address`` header becomes its ``scope["client"]`` (the TestClient
+    says "testclient" otherwise). ``.state`` is the app's."""
+
+    async def addressed(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            for key, value in scope.get("headers", ()):
+                if key.decode("latin-1").lower() == ADDRESS_HEADER:
+                    scope = {**scope, "client": (value.decode("latin-1"), 50000)}
+        await app(scope, receive, send)
+
+    addressed.state = app.state  # type: ignore[attr-defined]
+    return addressed
+
+
+def from_address(address: str) -> dict[str, str]:
+    """Headers for a request from ``address`` (an app ``with_addresses``)."""
+    return {ADDRESS_HEADER: address}
 
 
 def new_table(
@@ -250,12 +278,16 @@ class Player:
 
 
 @contextlib.contextmanager
-def connect(client: Any, table: str, token: str | None = None, hello: bool = True) -> Iterator[Player]:
+def connect(
+    client: Any, table: str, token: str | None = None, hello: bool = True, address: str | None = None
+) -> Iterator[Player]:
     """Open ``/ws/{table}``, say hello with ``token`` (a spectator without)
     and read what the server sends on connect: the welcome (after an error
     for a token that holds no seat), the table, and the state unless the
-    table is in its lobby. These come together, before anything else."""
-    with client.websocket_connect(f"/ws/{table}") as ws:
+    table is in its lobby. These come together, before anything else.
+    ``address``: the client address it comes from (``with_addresses``)."""
+    headers = from_address(address) if address is not None else {}
+    with client.websocket_connect(f"/ws/{table}", headers=headers) as ws:
         player = Player(ws)
         if hello:
             player.send({"type": "hello", "token": token} if token is not None else {"type": "hello"})

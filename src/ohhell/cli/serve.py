@@ -110,6 +110,12 @@ def add_parser(sub: Any) -> None:
         help="new live connections one address may open (default 120/minute)",
     )
     limits.add_argument(
+        "--replay-limit",
+        default="10/minute",
+        metavar="RATE",
+        help="records one address may send to be replayed, one at a time (default 10/minute)",
+    )
+    limits.add_argument(
         "--sockets-per-address",
         type=int,
         default=64,
@@ -150,6 +156,20 @@ def add_parser(sub: Any) -> None:
         default=10.0,
         metavar="SECONDS",
         help="a connection must send a request's head within this time (default 10)",
+    )
+    limits.add_argument(
+        "--body-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="a request's body must all come within this time after its head; 0: no limit (default 10)",
+    )
+    limits.add_argument(
+        "--requests-per-address",
+        type=int,
+        default=32,
+        metavar="N",
+        help="requests one address may have waiting for an answer at once; 0 for no limit (default 32)",
     )
     serve.set_defaults(func=cmd_serve)
 
@@ -195,6 +215,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "lobby_lifetime",
         "idle_lifetime",
         "head_timeout",
+        "body_timeout",
+        "requests_per_address",
     )
     if args.workers < 1:
         print("ohhell serve: --workers must be 1 or more", file=sys.stderr)
@@ -223,7 +245,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from ..web.thinking import default_workers
 
         rates = {}
-        for name in ("create_limit", "sheet_limit", "connect_limit"):
+        for name in ("create_limit", "sheet_limit", "connect_limit", "replay_limit"):
             text = getattr(args, name).strip().lower()
             rates[name] = None if text in ("none", "0", "off") else text
             if rates[name] is not None:
@@ -237,6 +259,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             create=rates["create_limit"],
             sheets=rates["sheet_limit"],
             connects=rates["connect_limit"],
+            replays=rates["replay_limit"],
             sockets_per_address=args.sockets_per_address,
             spectators_per_table=args.spectators_per_table,
             lobby_lifetime=args.lobby_lifetime * 3600,
@@ -275,7 +298,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"ohhell serve: live updates between processes go through {hide_password(args.broker)}",
             flush=True,
         )
-    guard = {"head_timeout": args.head_timeout, "per_address": args.sockets_per_address}
+    guard = {
+        "head_timeout": args.head_timeout,
+        "body_timeout": args.body_timeout,
+        "per_address": args.sockets_per_address,
+        "requests_per_address": args.requests_per_address,
+    }
     if args.workers > 1:
         from ..web.workers import run_workers
 

@@ -32,27 +32,19 @@ from .. import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     PRESETS,
-    Phase,
-    Record,
-    RecordError,
     RulesError,
-    apply,
     dumps,
-    format_action,
-    loads,
     make_rules,
-    most_actions,
-    new_game,
     observe,
 )
 from ..bots import opponent_levels
-from . import seating
-from .chat import REACTIONS, clean_text, parse_mutes, watcher_name
+from .chat import parse_mutes
 from .cluster import Cluster
 from .connection import QUEUE_LIMIT
 from .guard import Guard, Quotas, client_address
 from .hub import Hub
-from .lobby import form_options
+from .lobby import creator_key, form_options
+from .messages import handle
 from .protocol import (
     DEFAULT_PRESET,
     MAX_MESSAGE,
@@ -60,15 +52,13 @@ from .protocol import (
     ProtocolError,
     action_json,
     clean_name,
-    observation_json,
     options_json,
-    parse_action,
     parse_message,
-    result_json,
 )
 from .protocol import dumps as dumps_json
 from .relay import Relay
-from .requests import int_field, json_body, read_body
+from .replays import Replays, replay_frames
+from .requests import int_field, json_body, number_field, shown
 from .scores import score_routes
 from .store import Store
 from .table import (
@@ -86,9 +76,6 @@ from .thinking import Thinkers
 log = logging.getLogger("ohhell.web")
 
 STATIC = resources.files("ohhell.web") / "static"
-MAX_RECORD = 1024 * 1024  # a record to replay
-HINTS_AT_ONCE = 2  # expert searches for hints running together, server-wide
-REPLAYS_AT_ONCE = 2  # records replayed together, server-wide
 HELLO_TIMEOUT = 10.0  # seconds a new WebSocket has to say who it is
 RATE = 50.0  # client messages a second, on average, before they are refused
 BURST = 200.0  # ...after a burst of this many
@@ -116,7 +103,7 @@ def _error(message: str, status: int = 400) -> JSONResponse:
 def _text(data: dict[str, Any], key: str, default: str) -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
-        raise TableError(f'"{key}" must be text, not {value!r}')
+        raise TableError(f'"{key}" must be text, not {shown(value)}')
     return value
 
 
@@ -155,6 +142,7 @@ class Limits:
     create: str | None = "30/minute"  # new tables and seats per client address
     sheets: str | None = "30/minute"  # new score sheets per client address
     connects: str | None = "120/minute"  # new WebSockets per client address
+    replays: str | None = "10/minute"  # records replayed per client address (one at a time)
     sockets_per_address: int = SOCKETS_PER_ADDRESS
     spectators_per_table: int = SPECTATORS_PER_TABLE
     lobby_lifetime: float = LOBBY_LIFETIME
@@ -191,13 +179,14 @@ class Server:
         self.think = think
         self.clock = check_clock(clock)
         self.change_grace = change_grace
-        self.quotas = Quotas(limits.create, limits.sheets, limits.connects, on_flood=_hold_off)
+        self.quotas = Quotas(
+            limits.create, limits.sheets, limits.connects, on_flood=_hold_off, replays=limits.replays
+        )
         self.sockets: Counter[str] = Counter()  # open WebSockets by client address
         self.store: Store | None = None
         self.hub: Hub | None = None
         self._options: str | None = None  # GET /api/options, once made
-        self.hinting = asyncio.Semaphore(HINTS_AT_ONCE)
-        self.replaying = asyncio.Semaphore(REPLAYS_AT_ONCE)
+        self.replays = Replays(self.quotas, processes=think_workers > 0)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -232,6 +221,7 @@ class Server:
             if self.relay is not None:
                 await self.relay.cluster.close()
             self.hub.thinkers.close()
+            self.replays.close()
             self.store.close()
 
     async def held(self, table_id: str) -> LiveTable | None:
@@ -323,18 +313,18 @@ class Server:
             name = _name(data, "Host")
         except TableError as err:
             raise TableError(str(err), field="name") from None
-        clock = data.get("clock", self.clock)
-        if type(clock) not in (int, float):
-            raise TableError(f'"clock" must be a number of seconds, not {clock!r}', field="clock")
+        clock = number_field(data, "clock", self.clock, "a number of seconds")
         public = data.get("public", False)
         if type(public) is not bool:
-            raise TableError(f'"public" must be true (listed on the home page) or false, not {public!r}')
+            raise TableError(f'"public" must be true (listed on the home page) or false, not {shown(public)}')
         try:
-            clock = check_clock(float(clock))
+            clock = check_clock(clock)
         except TableError as err:
             raise TableError(str(err), field="clock") from None
+        # A listed table keeps who made it, so the list can cap one address's tables.
+        creator = {"creator": creator_key(client_address(request.scope))} if public else None
         table_id, token = self.tables.create(
-            rules, list(kinds), host_seat=seat, host_name=name, clock=clock, public=public
+            rules, list(kinds), host_seat=seat, host_name=name, clock=clock, public=public, settings=creator
         )
         return JSONResponse({"table": table_id, "seat": seat, "token": token})
 
@@ -350,7 +340,7 @@ class Server:
         return await self._at_table(request, "rematch", await json_body(request))
 
     async def lobby(self, request: Request) -> Response:
-        return Response(self.tables.lobby.answer(), media_type="application/json")
+        return Response(await self.tables.lobby.answer(), media_type="application/json")
 
     async def fill(self, request: Request) -> Response:
         return await self._at_table(request, "fill", await json_body(request))
@@ -388,6 +378,9 @@ class Server:
                 # No seat: the first open one (one click on the home page's list).
                 seat = int_field(data, "seat") if data.get("seat") is not None else None
                 name = _name(data, "Player") if data.get("name") else None
+                barred = table.chat.barred(address)
+                if barred:  # the host removed someone from here: no seat for them under a new token
+                    raise TableError(barred, "seat", status=403)
                 seat, token = await self.tables.join(table, seat, name)
                 return {"json": {"table": table.id, "seat": seat, "token": token}}
             if op == "rematch":
@@ -416,26 +409,8 @@ class Server:
             return {"status": 400, "json": {"error": str(err)}}
 
     async def replay(self, request: Request) -> Response:
-        raw = await read_body(request, MAX_RECORD, "the record")
-        try:
-            record = loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise TableError("the record is not UTF-8 text") from None
-        except RecordError as err:
-            raise TableError(f"the record cannot be read: {err}") from None
-        limit = most_actions(record.rules)
-        if len(record.actions) > limit:
-            raise TableError(
-                f"the record has {len(record.actions)} actions; a match under its rules has at most {limit}"
-            )
-        # Replaying is work in proportion to the record: off the event loop,
-        # and a few at a time server-wide.
-        async with self.replaying:
-            try:
-                replay = await asyncio.to_thread(replay_frames, record)
-            except RecordError as err:
-                raise TableError(f"the record cannot be replayed: {err}") from None
-        return Response(dumps_json(replay), media_type="application/json")
+        # Quotas, one at a time per address, the work in a worker (replays.py).
+        return await self.replays.answer(request)
 
     # --- The WebSocket ---
 
@@ -509,10 +484,11 @@ class Server:
                 conn = Connection(ws.send_text, None, host=False, close=lambda: ws.close(4008))
                 conn.limit = QUEUE_LIMIT  # the holder knows the seat; a seat's allowance for all
                 conn.start()
+                hello = {**hello, "address": client_address(ws.scope)}  # the holder cannot see the socket
                 await self.relay.serve(found, table_id, hello, conn, receive, close)
                 return
             table = found
-            conn = await self.admit(table, hello, ws.send_text, close, make)
+            conn = await self.admit(table, hello, ws.send_text, close, make, client_address(ws.scope))
             if conn is None:
                 return
             try:
@@ -537,10 +513,12 @@ class Server:
         send: Callable[[str], Awaitable[None]],
         close: Callable[[int], Awaitable[None]],
         make: Callable[[int | None, bool], Connection],
+        address: str,
     ) -> Connection | None:
         """A client who said hello joins the table's connections (here, or
         from another process through the relay): its seat is the one its
-        token holds; None if the table cannot take another watcher."""
+        token holds; None if the table cannot take another watcher.
+        ``address`` is the client's (for the quotas and the host's removals)."""
         token = hello.get("token")
         seat = table.seat_of_token(token if isinstance(token, str) else None)
         removed = isinstance(token, str) and bool(token) and token_hash(token) in table.chat.removed
@@ -559,6 +537,7 @@ class Server:
                 await close(4429)
             return None
         conn = make(seat, seat is not None and seat == table.host_seat)
+        conn.address = address
         # The viewer's chat mutes come with the hello, so the chat's history
         # sent on arrival already leaves out whom they muted.
         try:
@@ -566,6 +545,7 @@ class Server:
         except ProtocolError as err:
             await send(error(str(err), "bad"))
         conn.removed = removed  # removed by the host: may watch, may not speak
+        table.chat.arrived(conn)  # a seat's address, so a mute or removal follows its person
         conn.start()
         table.attach(conn)
         return conn
@@ -578,106 +558,10 @@ class Server:
                 if conn.hinting is None or conn.hinting.done():
                     conn.hinting = asyncio.create_task(self._hint(table, conn))
                 return
-            await self._handle(table, conn, message)
+            await handle(table, conn, message)
         except (ProtocolError, TableError) as err:
             code = err.code if isinstance(err, TableError) else "bad"
             conn.post_json({"type": "error", "error": str(err), "code": code})
-
-    async def _handle(self, table: LiveTable, conn: Connection, message: Json) -> None:
-        kind = message["type"]
-        if kind == "ping":
-            conn.post_json({"type": "pong"})
-            return
-        if kind in ("chat", "react", "mute", "silence", "remove"):
-            await self._social(table, conn, message)
-            return
-        if kind not in ("act", "keep", "back", "replace", "leave", "end", "claim", "answer"):
-            raise ProtocolError(
-                f"unknown message type {kind!r}: act, keep, back, replace, leave, end, claim, answer, "
-                "hint, ping, chat, react, mute, silence or remove"
-            )
-        if conn.seat is None:
-            raise TableError("you are watching: only a seated player may act", "seat")
-        if kind == "claim":
-            tricks = message.get("tricks")
-            if type(tricks) is not int:
-                raise ProtocolError('"tricks" must be how many of the tricks left you claim (0 for none)')
-            await table.claims.make(conn.seat, tricks)
-            return
-        if kind == "answer":
-            accept = message.get("accept")
-            if type(accept) is not bool:
-                raise ProtocolError('"accept" must be true (accept the claim) or false (refuse it)')
-            await table.claims.answer(conn.seat, accept)
-            return
-        if kind == "leave":
-            await seating.leave(table, conn.seat)
-            return
-        if kind == "end":
-            if not conn.host:
-                raise TableError("only the table's host may end the table", "seat")
-            await seating.end(table)
-            return
-        if kind == "keep":
-            await table.keep(conn.seat)
-            return
-        if kind == "back":
-            table.uncover(conn.seat)
-            return
-        if kind == "replace":
-            if not conn.host:
-                raise TableError("only the table's host may hand a seat to a bot", "seat")
-            seat = message.get("seat")
-            if type(seat) is not int or not 0 <= seat < len(table.seats):
-                raise ProtocolError(f'"seat" must be a seat from 0 to {len(table.seats) - 1}')
-            if seat == conn.seat:
-                raise TableError("you cannot hand your own seat to a bot: just stop playing", "seat")
-            await table.cover(seat)
-            return
-        version = message.get("version")
-        if type(version) is not int:
-            raise ProtocolError('"version" must be the version of the state you acted on')
-        action = parse_action(message.get("action"), conn.seat)
-        await table.act(conn.seat, action, version)
-
-    async def _social(self, table: LiveTable, conn: Connection, message: Json) -> None:
-        """Chat, reactions, a viewer's mutes, and the host's mute and removal (chat.py)."""
-        kind = message["type"]
-        if kind == "chat":
-            name = None if conn.seat is not None else watcher_name(message.get("name"))
-            table.speak(conn, "chat", clean_text(message.get("text")), name)
-        elif kind == "react":
-            reaction = message.get("reaction")
-            if not isinstance(reaction, str) or reaction not in REACTIONS:
-                raise ProtocolError(f'"reaction" must be one of {", ".join(REACTIONS)}')
-            name = None if conn.seat is not None else watcher_name(message.get("name"))
-            table.speak(conn, "reaction", REACTIONS[reaction], name)
-        elif kind == "mute":
-            who = message.get("who")
-            (muted,) = parse_mutes([who], len(table.seats))
-            on = message.get("on", True)
-            if type(on) is not bool:
-                raise ProtocolError('"on" must be true (mute) or false (hear again)')
-            (conn.muted.add if on else conn.muted.discard)(muted)
-        else:  # the host's: "silence" (mute for everyone) and "remove"
-            if not conn.host:
-                raise TableError("only the table's host may do that", "seat")
-            if kind == "silence" and "watcher" in message:  # a watcher, by the name they chat under
-                on = message.get("on", True)
-                if type(on) is not bool:
-                    raise ProtocolError('"on" must be true (mute) or false (let them speak again)')
-                table.chat.silence_watcher(watcher_name(message["watcher"]), on)
-                return
-            seat = message.get("seat")
-            if type(seat) is not int or not 0 <= seat < len(table.seats):
-                raise ProtocolError(f'"seat" must be a seat from 0 to {len(table.seats) - 1}')
-            if kind == "remove":
-                await seating.remove(table, seat)
-            else:
-                on = message.get("on", True)
-                if type(on) is not bool:
-                    raise ProtocolError('"on" must be true (mute) or false (let them speak again)')
-                table.silence(seat, on)
 
     async def _hint(self, table: LiveTable, conn: Connection) -> None:
         if conn.seat is None:
@@ -689,10 +573,15 @@ class Server:
             conn.post_json({"type": "error", "error": "you have nothing to choose now", "code": "turn"})
             return
         seed = f"hint:{table.id}:{version}:{conn.seat}"
-        # Hints share the machine with every table's bots: a few at a time,
-        # where the bots think (worker processes under ohhell serve).
-        async with self.hinting:
-            found = await self.tables.thinkers.hint(obs, seed, min(self.think, 1.0))
+        # Hints share the workers with every table's bots: each takes its
+        # turn as the asking address's (a few at a time; thinking.py).
+        try:
+            found = await self.tables.thinkers.hint(
+                obs, seed, min(self.think, 1.0), owner=conn.address, table=table.id
+            )
+        except TableError as err:
+            conn.post_json({"type": "error", "error": str(err), "code": err.code})
+            return
         if found is None:  # pragma: no cover - legal actions exist
             return
         conn.post_json(
@@ -728,45 +617,6 @@ async def _send_error(ws: WebSocket, message: str, code: str) -> None:
     await ws.send_text(json.dumps({"type": "error", "error": message, "code": code}))
 
 
-_MISSING = object()
-
-
-def replay_frames(record: Record) -> Json:
-    """A record as frames for the replay page, every hand face up (a record
-    holds every deal, so nothing in it is hidden any more).
-
-    Each hand's result is sent once, in ``results``; a frame names how many of
-    them are scored by then and holds only the fields of the observation that
-    changed since the frame before, so the answer grows in proportion to the
-    record (every frame repeating the score sheet so far made it grow with its
-    square).
-    """
-    record.replay()  # RecordError names the first action that is not legal
-    state = new_game(record.rules)
-    frames: list[Json] = []
-    previous: Json = {}
-    for action in record.actions:
-        apply(state, action)
-        obs = observe(state, None)
-        if state.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY):
-            obs = dataclasses.replace(obs, hands=tuple(tuple(h) for h in state.hands), bids=tuple(state.bids))
-        data = observation_json(obs, ())
-        del data["names"]
-        data["results"] = len(obs.results)
-        # Only what changed since the frame before (the page merges them).
-        changed = {k: v for k, v in data.items() if previous.get(k, _MISSING) != v}
-        previous = data
-        frames.append(
-            {
-                "version": len(state.log),
-                "label": format_action(state.log[-1]),
-                "hand_number": state.hand_number,
-                "obs": changed,
-            }
-        )
-    return {"seats": list(record.seats), "results": [result_json(r) for r in state.results], "frames": frames}
-
-
 def create_app(
     store_url: str | None = None,
     *,
@@ -787,8 +637,9 @@ def create_app(
     client may do (``rate``, if given, replaces its messages a second); ``now``
     the time turn clocks run on (seconds, ``time.monotonic`` unless a test
     brings its own); ``think_workers`` the processes the expert thinks in
-    (0: threads of this process; ``ohhell serve`` uses processes); ``broker``
-    a Redis URL when several processes serve the same database (cluster.py)."""
+    (0: threads of this process; ``ohhell serve`` uses processes; records are
+    then replayed in worker processes too); ``broker`` a Redis URL when
+    several processes serve the same database (cluster.py)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)

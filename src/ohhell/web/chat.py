@@ -7,8 +7,14 @@ mute per viewer, sent by the page with its hello and whenever it changes,
 and applied here, so a muted line never reaches that viewer. The host may
 mute a player or a watcher for everyone (their lines are refused) or remove
 a player (a bot takes the seat; their token keeps no seat and no voice at
-the table). What the table itself says ("Ann left; Bruno, a bot, plays the
-seat now") is a notice: a line of kind ``notice`` that every viewer hears.
+the table). A mute or a removal follows the person, not only their seat's
+token: the addresses their seat connected from (while this server process
+ran) are kept, hashed with the table's secret seed so they name nobody and
+cannot be matched across tables; a watcher from one of them may not speak,
+and nobody from a removed player's addresses may take a seat at that table
+again (``barred``). What the table itself says ("Ann left; Bruno, a bot,
+plays the seat now") is a notice: a line of kind ``notice`` that every
+viewer hears.
 
 Chat takes the same path as an action: a line is checked, stored
 (``Store.add_chat``) and only then sent, each connection through its own
@@ -32,6 +38,8 @@ words someone typed, their name, their seat, and the time.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import hmac
 import json
 import logging
 import math
@@ -56,6 +64,8 @@ TABLE_BURST: Final = {"players": 20.0, "watchers": 10.0}
 WATCHERS: Final = "watchers"  # in a viewer's mutes: every watcher's line
 WATCHER: Final = "watcher:"  # in a viewer's mutes, before a name: that watcher's lines
 MUTED_WATCHERS: Final = 50  # watchers one viewer may mute by name
+ADDRESSES_PER_SEAT: Final = 16  # addresses kept for one seat's person (a phone moves between networks)
+SAME_PLACE: Final = "using the same internet connection as you"
 NOTICE: Final = "notice"  # a line's kind: the table's own words, heard by everyone
 REACTIONS: Final = {
     "hello": "Hello!",
@@ -151,9 +161,15 @@ class TableChat:
     """One table's chat: its recent lines, the host's mutes and removals, the budgets."""
 
     def __init__(
-        self, table_id: str, store: Store, settings: dict[str, str], clock: Callable[[], float]
+        self,
+        table_id: str,
+        store: Store,
+        settings: dict[str, str],
+        clock: Callable[[], float],
+        secret: str = "",
     ) -> None:
         self.table_id = table_id
+        self.secret = secret.encode()  # keys the addresses' hashes (the table's seed, never sent)
         self.store = store
         self.clock = clock  # for the budgets (seconds; the hub's clock)
         self.lines: deque[ChatRow] = deque(store.chat(table_id, HISTORY), maxlen=HISTORY)
@@ -163,6 +179,12 @@ class TableChat:
         # Watchers the host muted for everyone, by the name they chat under.
         self.silenced_watchers: set[str] = set(json.loads(settings.get("silenced_watchers", "[]")))
         self.removed: set[str] = set(json.loads(settings.get("removed", "[]")))
+        # The addresses (hashed) removed players connected from, and those of
+        # muted players by seat: the person's, whatever token they come with.
+        self.removed_addresses: set[str] = set(json.loads(settings.get("removed_addresses", "[]")))
+        silenced = json.loads(settings.get("silenced_addresses", "{}"))
+        self.silenced_addresses: dict[int, set[str]] = {int(k): set(v) for k, v in silenced.items()}
+        self.seen: dict[int, dict[str, None]] = {}  # seat -> addresses its person came from, oldest first
         now = clock()
         self.budgets = {side: Bucket(TABLE_RATE[side], TABLE_BURST[side], now) for side in TABLE_RATE}
 
@@ -179,6 +201,14 @@ class TableChat:
             raise ChatRefused("the host has muted you at this table")
         if conn.seat is None and name in self.silenced_watchers:
             raise ChatRefused("the host has muted you at this table")
+        if conn.seat is None and conn.address:
+            # A removed or muted player back as a watcher (no token, or a new
+            # one): known by the address their seat connected from.
+            key = self.address_key(conn.address)
+            if key in self.removed_addresses:
+                raise ChatRefused(f"The host removed a player {SAME_PLACE}: you cannot chat at this table.")
+            if any(key in keys for seat, keys in self.silenced_addresses.items() if seat in self.silenced):
+                raise ChatRefused(f"The host muted a player {SAME_PLACE}: you cannot chat at this table.")
         now = self.clock()
         if conn.chat is None:
             conn.chat = Bucket(PERSON_RATE, PERSON_BURST, now)
@@ -222,6 +252,53 @@ class TableChat:
     def silence(self, seat: int, on: bool) -> None:
         (self.silenced.add if on else self.silenced.discard)(seat)
         self.store.set_setting(self.table_id, "silenced", json.dumps(sorted(self.silenced)))
+        if on:
+            self.silenced_addresses.setdefault(seat, set()).update(self.seen.get(seat, ()))
+        else:
+            self.silenced_addresses.pop(seat, None)
+        self._store_silenced_addresses()
+
+    def _store_silenced_addresses(self) -> None:
+        keys = {str(seat): sorted(keys) for seat, keys in sorted(self.silenced_addresses.items()) if keys}
+        self.store.set_setting(self.table_id, "silenced_addresses", json.dumps(keys))
+
+    def address_key(self, address: str) -> str:
+        """An address as the table keeps it: keyed with the table's secret,
+        so the stored value names nobody and differs from table to table."""
+        return hmac.new(self.secret, address.encode(), hashlib.sha256).hexdigest()[:32]
+
+    def arrived(self, conn: Connection) -> None:
+        """A seated connection's address is its person's: kept for the seat
+        (a muted seat's is stored at once), so a mute or a removal can follow
+        them if they come back without their seat."""
+        if conn.seat is None or not conn.address:
+            return
+        key = self.address_key(conn.address)
+        seen = self.seen.setdefault(conn.seat, {})
+        seen.pop(key, None)
+        seen[key] = None
+        while len(seen) > ADDRESSES_PER_SEAT:
+            del seen[next(iter(seen))]
+        if conn.seat in self.silenced and key not in self.silenced_addresses.get(conn.seat, ()):
+            self.silenced_addresses.setdefault(conn.seat, set()).add(key)
+            self._store_silenced_addresses()
+
+    def bar(self, seat: int) -> None:
+        """The host removes the person at ``seat``: the addresses they came
+        from may not chat or take a seat here again (stored)."""
+        keys = set(self.seen.pop(seat, {}))
+        if keys - self.removed_addresses:
+            self.removed_addresses |= keys
+            self.store.set_setting(
+                self.table_id, "removed_addresses", json.dumps(sorted(self.removed_addresses))
+            )
+
+    def barred(self, address: str) -> str | None:
+        """Why a person from ``address`` may not take a seat here (a removed
+        player came from it), or None."""
+        if address and self.address_key(address) in self.removed_addresses:
+            return f"The host removed a player {SAME_PLACE}: you can watch this table but not take a seat."
+        return None
 
     def silence_watcher(self, name: str, on: bool) -> None:
         """The host mutes (or unmutes) a watcher for everyone, by the name they chat under."""

@@ -32,14 +32,15 @@ import json
 import logging
 import os
 import secrets
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 log = logging.getLogger("ohhell.web")
 
 BEAT_EVERY: Final = 0.5  # seconds between a process's heartbeats
-BEAT_TTL: Final = 2.0  # seconds a heartbeat lasts: a process silent this long is taken for dead
-ORPHANS_EVERY: Final = 1.0  # seconds between looks for tables whose holder died
+BEAT_TTL: Final = 1.5  # seconds a heartbeat lasts: a process silent this long is taken for dead
+ORPHANS_EVERY: Final = 0.5  # seconds between looks for tables whose holder died
 CALL_TIMEOUT: Final = 5.0  # seconds a request relayed to a table's holder may take
 
 Message = dict[str, Any]
@@ -121,6 +122,9 @@ class Cluster:
         self._calls: dict[int, asyncio.Future[Message]] = {}
         self._numbers = itertools.count()
         self._alive: set[str] = set()
+        self._stopping = threading.Event()
+        self._missed = threading.Event()
+        self._beating: threading.Thread | None = None
         self.on_message: Callable[[Message], Awaitable[None] | None] | None = None
         self.on_lost: Callable[[], Awaitable[None]] | None = None
         self.on_orphans: Callable[[list[str]], Awaitable[None]] | None = None
@@ -156,6 +160,8 @@ class Cluster:
         self._claim = self._redis.register_script(_CLAIM)
         self._release = self._redis.register_script(_RELEASE)
         self._orphans = self._redis.register_script(_ORPHANS)
+        self._beating = threading.Thread(target=self._heartbeat, name="ohhell-heartbeat", daemon=True)
+        self._beating.start()
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._read()),
@@ -167,6 +173,9 @@ class Cluster:
     async def close(self) -> None:
         """Stop beating and reading; the tables still held here are let go
         (the caller releases them first, so others can take them at once)."""
+        self._stopping.set()
+        if self._beating is not None:
+            await asyncio.to_thread(self._beating.join, BEAT_TTL)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -215,25 +224,46 @@ class Cluster:
         names = [k.decode() async for k in self._redis.scan_iter(match=self.beat_prefix + "*")]
         self._alive = {n[len(self.beat_prefix) :] for n in names}
 
-    async def _beat(self) -> None:
+    def _heartbeat(self) -> None:
+        """The heartbeat, in a thread of its own: a process whose event loop
+        is busy for a few seconds (thousands of clients arriving at once) is
+        still alive and still holds its tables; only a dead process stops
+        beating. (A thread gets the interpreter's lock within milliseconds
+        even while the loop works.)"""
+        import redis
+
+        client = redis.Redis.from_url(self.url, socket_timeout=BEAT_TTL)
         key = self.beat_prefix + self.worker
+        try:
+            while not self._stopping.wait(BEAT_EVERY):
+                try:
+                    if not client.set(key, "1", px=int(BEAT_TTL * 1000), xx=True):
+                        # The key lapsed (Redis restarted, or this process
+                        # was stopped past its heartbeat): beat again, and
+                        # let the loop check which tables are still ours.
+                        client.set(key, "1", px=int(BEAT_TTL * 1000))
+                        self._missed.set()
+                except redis.RedisError:
+                    log.warning("cluster: the heartbeat could not reach Redis")
+        finally:
+            client.close()
+
+    async def _beat(self) -> None:
+        """Now and then: who is alive, and (after a missed heartbeat) which
+        tables are still this process's."""
         while True:
             await asyncio.sleep(BEAT_EVERY)
             try:
-                kept = await self._redis.set(key, "1", px=int(BEAT_TTL * 1000), xx=True)
-                if not kept:
-                    # This process stalled past its heartbeat: others may
-                    # have taken its tables. It beats again, and drops the
-                    # tables that are no longer its own.
+                if self._missed.is_set():
+                    self._missed.clear()
                     log.warning("cluster: %s missed its heartbeat; checking its tables", self.worker)
-                    await self._redis.set(key, "1", px=int(BEAT_TTL * 1000))
                     if self.on_lost is not None:
                         await self.on_lost()
                 await self._look_around()
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("cluster: heartbeat failed")
+                log.exception("cluster: looking at the other processes failed")
 
     async def _look_for_orphans(self) -> None:
         while True:

@@ -49,8 +49,12 @@ class Connection:
         seat: int | None,
         host: bool,
         close: Callable[[], Any] | None = None,
+        address: str = "",
     ) -> None:
         self.seat = seat
+        # The client's address: what the host's removals and mutes follow
+        # (chat.py) and whose turn at the thinking a hint takes (thinking.py).
+        self.address = address
         self.host = host
         self._send = send
         self._close = close

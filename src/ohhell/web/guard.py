@@ -5,23 +5,26 @@
   (browsers always send ``Origin`` on cross-site posts and WebSockets, so this
   stops a page elsewhere from acting with a visitor's browser); an exception
   no route expected becomes one log line and a 500, never a dropped connection.
-- ``Quotas``: how many tables, score sheets, seats and WebSocket connections
-  one client address may make in a window, kept by the ``limits`` library (a moving window in
-  memory), so one client cannot fill the database or the event loop.
+- ``Quotas``: how many tables, score sheets, seats, replays and WebSocket
+  connections one client address may make in a window, kept by the ``limits``
+  library (a moving window in memory, ``WindowStorage``), so one client cannot
+  fill the database or the event loop.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
+from limits.storage import MovingWindowSupport, Storage
 from limits.strategies import MovingWindowRateLimiter
 
-from .table import TableError
+from .errors import TableError
 
 log = logging.getLogger("ohhell.web")
 
@@ -121,7 +124,95 @@ async def _json(send: Send, status: int, body: bytes) -> None:
 
 FLOOD: Final = 10  # refusals in a row before an address is held off
 
-_WORDS: Final = {"tables": "new tables or seats", "sheets": "new score sheets", "sockets": "connections"}
+_WORDS: Final = {
+    "tables": "new tables or seats",
+    "sheets": "new score sheets",
+    "sockets": "connections",
+    "replays": "replays",
+}
+
+
+class WindowStorage(Storage, MovingWindowSupport):
+    """Moving windows for the ``limits`` library, kept in this process's
+    memory by the thread that asks, with no thread of their own.
+
+    The library's ``MemoryStorage`` drops old entries in a timer thread that
+    it starts again whenever the last one has finished, which under a flood is
+    nearly every hit; each start waited for the interpreter's lock and stopped
+    the event loop for up to 200 ms (docs/performance.md, "Server under abuse").
+    Here a key's old entries go when the key is next used, and keys whose
+    window has passed go a few at a time as others are used, oldest first, so
+    memory stays in proportion to the addresses active in the last window.
+    """
+
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        super().__init__()
+        self.now = now  # the library's windows are in time.time() seconds; tests bring their own
+        self._events: dict[str, deque[float]] = {}  # key -> times of its entries, oldest first
+        # key -> when its newest entry leaves the window; the least recently used first
+        self._until: dict[str, float] = {}
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        return ValueError
+
+    def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
+        if amount > limit:
+            return False
+        now = self.now()
+        self._forget_stale(now)
+        events = self._window(key, now, expiry)
+        if len(events) + amount > limit:
+            return False
+        events.extend([now] * amount)
+        self._until.pop(key, None)  # to the end: the most recently used
+        self._until[key] = now + expiry
+        return True
+
+    def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
+        now = self.now()
+        events = self._window(key, now, expiry) if key in self._events else None
+        return (events[0] if events else now), len(events or ())
+
+    def _window(self, key: str, now: float, expiry: int) -> deque[float]:
+        events = self._events.get(key)
+        if events is None:
+            events = self._events[key] = deque()
+        while events and events[0] <= now - expiry:
+            events.popleft()
+        return events
+
+    def _forget_stale(self, now: float) -> None:
+        # Two at most a hit: more than one new key a hit never comes.
+        for _ in range(2):
+            key = next(iter(self._until), None)
+            if key is None or self._until[key] > now:
+                return
+            del self._until[key]
+            self._events.pop(key, None)
+
+    def clear(self, key: str) -> None:
+        self._events.pop(key, None)
+        self._until.pop(key, None)
+
+    def reset(self) -> int | None:
+        count = len(self._events)
+        self._events.clear()
+        self._until.clear()
+        return count
+
+    def check(self) -> bool:
+        return True
+
+    # Fixed windows (counters) are not kept: only the moving window is used.
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        raise NotImplementedError("WindowStorage keeps moving windows only")
+
+    def get(self, key: str) -> int:
+        raise NotImplementedError("WindowStorage keeps moving windows only")
+
+    def get_expiry(self, key: str) -> float:
+        raise NotImplementedError("WindowStorage keeps moving windows only")
 
 
 class Quotas:
@@ -134,8 +225,9 @@ class Quotas:
         sheets: str | None = "30/minute",
         sockets: str | None = "120/minute",
         on_flood: Callable[[str], None] | None = None,
+        replays: str | None = "10/minute",
     ) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._limiter = MovingWindowRateLimiter(WindowStorage())
         # Called with an address refused FLOOD times in a row: the server
         # stops answering it for a while (transport.hold_off).
         self.on_flood = on_flood
@@ -144,6 +236,7 @@ class Quotas:
             "tables": parse(tables) if tables else None,
             "sheets": parse(sheets) if sheets else None,
             "sockets": parse(sockets) if sockets else None,
+            "replays": parse(replays) if replays else None,
         }
 
     def take(self, what: str, address: str) -> None:
@@ -153,18 +246,22 @@ class Quotas:
         if item is None or self._limiter.hit(item, what, address):
             self._refused.pop(address, None)
             return
-        refused = self._refused[address] = self._refused.get(address, 0) + 1
-        if refused >= FLOOD and self.on_flood is not None:
-            self._refused.pop(address, None)
-            self.on_flood(address)
-        if len(self._refused) > 10_000:  # a bound on what is remembered
-            self._refused.clear()
+        self.refused(address)
         raise TableError(
             f"too many {_WORDS[what]} from your address: at most {item.amount} "
             f"per {item.multiples if item.multiples > 1 else ''}{item.GRANULARITY.name}; try again soon",
             "busy",
             status=429,
         )
+
+    def refused(self, address: str) -> None:
+        """Count one refusal of ``address``; the FLOODth in a row holds it off."""
+        refused = self._refused[address] = self._refused.get(address, 0) + 1
+        if refused >= FLOOD and self.on_flood is not None:
+            self._refused.pop(address, None)
+            self.on_flood(address)
+        if len(self._refused) > 10_000:  # a bound on what is remembered
+            self._refused.clear()
 
 
 def client_address(scope: Scope) -> str:
@@ -173,4 +270,4 @@ def client_address(scope: Scope) -> str:
     return str(client[0]) if client else "unknown"
 
 
-__all__ = ["SECURITY_HEADERS", "Guard", "Quotas", "client_address", "same_origin"]
+__all__ = ["SECURITY_HEADERS", "Guard", "Quotas", "WindowStorage", "client_address", "same_origin"]

@@ -241,9 +241,11 @@ class Hub:
         seed: int | None = None,
         clock: float | None = None,
         public: bool = False,
+        settings: dict[str, str] | None = None,
     ) -> tuple[str, str]:
         """A new table in the lobby; returns (table id, the host's token).
-        A ``public`` table is listed on the home page while a seat is open."""
+        A ``public`` table is listed on the home page while a seat is open;
+        ``settings`` are stored with it (``Store.create``)."""
         if len(kinds) != rules.players:
             raise TableError(f"a {rules.players}-player table needs {rules.players} seats, not {len(kinds)}")
         if not 0 <= host_seat < rules.players:
@@ -264,7 +266,9 @@ class Hub:
                 )
         seed = secrets.randbelow(2**62) if seed is None else seed
         clock = self.clock if clock is None else check_clock(clock)
-        self.store.create(table_id, rules.options(), seed, host_seat, rows, clock=clock, public=public)
+        self.store.create(
+            table_id, rules.options(), seed, host_seat, rows, clock=clock, public=public, settings=settings
+        )
         if public:
             self.lobby.changed()
         return table_id, token

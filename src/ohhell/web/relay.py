@@ -48,6 +48,7 @@ class Holder(Protocol):
         send: Callable[[str], Awaitable[None]],
         close: Callable[[int], Awaitable[None]],
         make: Callable[[int | None, bool], Connection],
+        address: str,
     ) -> Connection | None: ...
 
     async def on_text(self, table: LiveTable, conn: Connection, text: str) -> None: ...
@@ -245,7 +246,9 @@ class Relay:
         def make(seat: int | None, host: bool) -> Connection:
             return RemoteConnection(self, worker, cid, seat, host)
 
-        conn = await self.server.admit(table, message["hello"], send, close, make)
+        hello = dict(message["hello"])
+        address = str(hello.pop("address", ""))  # the client's, as the relaying process saw it
+        conn = await self.server.admit(table, hello, send, close, make, address)
         if conn is None:
             self.remote.pop((worker, cid), None)
             return

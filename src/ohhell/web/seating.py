@@ -14,11 +14,13 @@ log = logging.getLogger("ohhell.web")
 async def remove(table: LiveTable, seat: int) -> None:
     """The host removes a person: a bot takes the seat for good, and the
     person's token holds no seat and no voice here any more (they may
-    still watch). Stored, so a restart keeps it."""
+    still watch), nor does anyone from the addresses they came from
+    (chat.py, ``TableChat.bar``). Stored, so a restart keeps it."""
     async with table.lock:
         s = table.seats[seat]
         if s.kind != HUMAN or seat == table.host_seat:
             raise TableError(f"seat {seat + 1} is not another person's seat", "seat")
+        table.chat.bar(seat)  # their addresses too: a new token or none gives them no voice or seat here
         _unseat(
             table,
             seat,

@@ -41,6 +41,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     create_engine,
     delete,
     event,
@@ -165,7 +166,7 @@ class TableRow:
     seats: tuple[SeatRow, ...]
     lines: tuple[str, ...]  # the action log, version order
     clock: float = 0.0  # seconds a person has per decision; 0: no clock
-    opened: bool = False  # has anyone ever opened the table's page?
+    opened: bool = False  # has a person of the table (a seat, not a watcher) ever connected?
     public: bool = False  # listed on the home page while seats are open (else invite-only)
     rematch: str | None = None  # JSON {"table", "by"}: the table of the match played again
     settings: dict[str, str] = field(default_factory=dict)  # every setting stored for the table
@@ -233,7 +234,10 @@ class Store:
         seats: Sequence[SeatRow],
         clock: float = 0.0,
         public: bool = False,
+        settings: dict[str, str] | None = None,
     ) -> None:
+        """Store a new table in its lobby; ``settings`` are more of its
+        settings (``set_setting``), written in the same transaction."""
         with self.engine.begin() as db:
             db.execute(
                 insert(tables_t).values(
@@ -263,6 +267,11 @@ class Store:
                 db.execute(insert(settings_t).values(table_id=table_id, name="clock", value=repr(clock)))
             if public:
                 db.execute(insert(settings_t).values(table_id=table_id, name="public", value="yes"))
+            if settings:
+                db.execute(
+                    insert(settings_t),
+                    [{"table_id": table_id, "name": k, "value": v} for k, v in settings.items()],
+                )
 
     def set_seat(self, table_id: str, row: SeatRow) -> None:
         with self.engine.begin() as db:
@@ -436,19 +445,54 @@ class Store:
             db.execute(delete(settings_t).where(settings_t.c.table_id == table_id, settings_t.c.name == name))
             db.execute(insert(settings_t).values(table_id=table_id, name=name, value=value))
 
-    def open_tables(self, limit: int) -> list[tuple[str, float, dict[str, str], int, list[SeatRow]]]:
-        """The public tables waiting in their lobby, newest first (at most
-        ``limit``): id, creation time, rule options, host seat and seats.
-        Private tables are never listed: their link is their only way in."""
-        listed = select(settings_t.c.table_id).where(
-            settings_t.c.name == "public", settings_t.c.value == "yes"
+    def open_tables(
+        self, limit: int, *, per_creator: int = 0, per_name: int = 0
+    ) -> list[tuple[str, float, dict[str, str], int, list[SeatRow]]]:
+        """The public tables waiting in their lobby with a seat open, newest
+        first (at most ``limit``): id, creation time, rule options, host seat
+        and seats. Private tables are never listed: their link is their only
+        way in. With ``per_creator`` (``per_name``), only that many of the
+        newest from one creator (the ``creator`` setting) and from one host
+        name are listed, so many tables from one address or under one name
+        cannot push the others off the list."""
+        public = settings_t.alias("public")
+        creator = settings_t.alias("creator")
+        host = seats_t.alias("host")
+        newest = tables_t.c.created.desc()
+        # Full tables are left out here, before the limit: fifty full tables
+        # that never start used to fill the list and leave it empty.
+        has_open_seat = (
+            select(seats_t.c.seat)
+            .where(seats_t.c.table_id == tables_t.c.id, seats_t.c.kind == "open")
+            .exists()
         )
-        query = (
-            select(tables_t.c.id, tables_t.c.created, tables_t.c.rules, tables_t.c.host_seat)
-            .where(tables_t.c.status == "lobby", tables_t.c.id.in_(listed))
-            .order_by(tables_t.c.created.desc())
-            .limit(limit)
+        # Tables made before the creator was stored are each their own creator.
+        by_creator = func.coalesce(creator.c.value, tables_t.c.id)
+        by_name = func.lower(func.coalesce(host.c.name, tables_t.c.id))
+        candidates = (
+            select(
+                tables_t.c.id,
+                tables_t.c.created,
+                tables_t.c.rules,
+                tables_t.c.host_seat,
+                func.row_number().over(partition_by=by_creator, order_by=newest).label("of_creator"),
+                func.row_number().over(partition_by=by_name, order_by=newest).label("of_name"),
+            )
+            .join(
+                public,
+                and_(public.c.table_id == tables_t.c.id, public.c.name == "public", public.c.value == "yes"),
+            )
+            .outerjoin(creator, and_(creator.c.table_id == tables_t.c.id, creator.c.name == "creator"))
+            .outerjoin(host, and_(host.c.table_id == tables_t.c.id, host.c.seat == tables_t.c.host_seat))
+            .where(tables_t.c.status == "lobby", has_open_seat)
+            .subquery()
         )
+        query = select(candidates.c.id, candidates.c.created, candidates.c.rules, candidates.c.host_seat)
+        if per_creator:
+            query = query.where(candidates.c.of_creator <= per_creator)
+        if per_name:
+            query = query.where(candidates.c.of_name <= per_name)
+        query = query.order_by(candidates.c.created.desc()).limit(limit)
         with self.engine.connect() as db:
             rows = db.execute(query).all()
             ids = [r.id for r in rows]

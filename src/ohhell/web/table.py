@@ -50,7 +50,7 @@ from .connection import QUEUE_LIMIT, SPECTATOR_QUEUE_LIMIT, Connection
 from .errors import TableError
 from .protocol import Json, dumps, observation_json, seen_json, trick_json
 from .store import SeatRow, StaleVersion, Store, TableRow
-from .thinking import Thinkers
+from .thinking import Thinkers, work_owner
 
 log = logging.getLogger("ohhell.web")
 
@@ -62,6 +62,7 @@ QUICK = frozenset({"random", "beginner", "intermediate"})  # built-in levels tha
 PRESENCE_INTERVAL = 0.5  # seconds: comings and goings are told at most this often
 DEFAULT_CLOCK = 60.0  # seconds a person has for each decision before a bot makes it
 MAX_CLOCK = 3600.0
+LEFT_ALONE = 300.0  # seconds every person may be gone before the bots stop and wait for them
 
 
 class Host(Protocol):
@@ -125,7 +126,7 @@ class LiveTable:
         self.rules: Rules = make_rules("pagat", row.options)
         self.seed = row.seed
         self.clock = row.clock  # seconds a person has per decision; 0: no clock
-        self.opened = row.opened  # has anyone ever opened the table's page?
+        self.opened = row.opened  # has a person of the table (not a watcher) ever connected?
         self.listed = row.public  # on the home page's list of open tables while a seat is open
         # The match played again ({"table", "by"}), once someone asked for it.
         self.rematch: Json | None = json.loads(row.rematch) if row.rematch else None
@@ -158,11 +159,13 @@ class LiveTable:
         self.spectators = 0
         self.touched = hub.now()  # when anything last happened here (the hub unloads idle tables)
         self._presence: asyncio.TimerHandle | None = None
+        self._away: dict[int, asyncio.TimerHandle] = {}  # per seat: when its gone person counts as away
         self._watch: tuple[tuple[int, int | None], float, str] | None = None
         self.wake = asyncio.Event()
         self.driver: asyncio.Task[None] | None = None
         self.bots: dict[tuple[int, str], Bot] = {}
-        self.chat = TableChat(self.id, hub.store, row.settings, hub.now)
+        self.owner: str | None = None  # the address the bots' searches count against (thinking.py)
+        self.chat = TableChat(self.id, hub.store, row.settings, hub.now, secret=f"addresses:{self.seed}")
         self.claims = TableClaims(self, row.settings.get("claims"))
 
     # --- What the table looks like ---
@@ -188,6 +191,13 @@ class LiveTable:
             return False
         now = self.hub.now() if now is None else now
         return now - seat.gone_since >= self.hub.away_after
+
+    def left_alone(self, now: float) -> bool:
+        """Has every person's seat been without a connection for
+        ``LEFT_ALONE`` seconds? Then nobody is there to play with: the
+        bots stop until someone comes back (docs/web.md, "Lifetimes")."""
+        people = [s for s in self.seats if s.kind == HUMAN]
+        return all(s.connections == 0 and now - s.gone_since >= LEFT_ALONE for s in people)
 
     def deadline(self, seat: int) -> float | None:
         """When the clock of a person choosing at ``seat`` runs out (monotonic)."""
@@ -358,7 +368,9 @@ class LiveTable:
 
     def attach(self, conn: Connection) -> None:
         self.touched = self.hub.now()
-        if not self.opened:
+        if not self.opened and conn.seat is not None:
+            # A person of the table has come: from now on its bots play (a
+            # watcher's visit alone starts nothing), after a restart too.
             self.opened = True
             self.hub.store.set_setting(self.id, "opened", "yes")
         conn.post_json({"type": "welcome", "seat": conn.seat, "host": conn.host})
@@ -367,9 +379,13 @@ class LiveTable:
             seat = self.seats[conn.seat]
             was_away = self.is_away(seat)
             seat.connections += 1
+            self._away_timer(conn.seat, None)
             if was_away:
                 log.info("table %s: seat %d is back", self.id, conn.seat)
-            self.broadcast_table()  # a seat's player arriving changes the table (this one included)
+                self.broadcast_table()  # the bot stops playing for them: everyone at once (this one too)
+            else:
+                conn.post(self.table_message())
+                self._presence_changed()  # like watchers: a seat coming again and again costs one message
         else:
             self.spectators += 1
             conn.post(self.table_message())
@@ -391,9 +407,14 @@ class LiveTable:
             seat.connections -= 1
             if seat.connections == 0:
                 seat.gone_since = self.hub.now()
-                # Tell everyone when the seat starts being played by a bot.
-                asyncio.get_running_loop().call_later(self.hub.away_after + 0.05, self._announce_away)
-            self.broadcast_table()
+                # Tell everyone when the seat starts being played by a bot
+                # (one timer a seat: a player reconnecting again and again
+                # must not leave a pile of them).
+                loop = asyncio.get_running_loop()
+                self._away_timer(
+                    conn.seat, loop.call_later(self.hub.away_after + 0.05, self._announce_away, conn.seat)
+                )
+            self._presence_changed()
         else:
             self.spectators -= 1
             self._presence_changed()
@@ -401,8 +422,16 @@ class LiveTable:
         if self.status == "over" and not self.connections:
             self.hub.unload(self)  # nothing more happens here; it loads again if opened
 
-    def _announce_away(self) -> None:
-        if any(self.is_away(s) for s in self.seats):
+    def _away_timer(self, seat: int, handle: asyncio.TimerHandle | None) -> None:
+        old = self._away.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        if handle is not None:
+            self._away[seat] = handle
+
+    def _announce_away(self, seat: int) -> None:
+        self._away.pop(seat, None)
+        if self.is_away(self.seats[seat]):
             self.broadcast_table()
             self.wake.set()
 
@@ -568,9 +597,11 @@ class LiveTable:
             return None
         if st.is_chance:
             return (None, 0.0)
-        if not self.opened:
-            # Nobody has ever opened this table's page: its bots wait, so
-            # tables made and forgotten (or made by a flood) cost no work.
+        if not self.opened or self.left_alone(now):
+            # No person of the table has ever come (a watcher's visit does not
+            # count), or every one has been gone for long: its bots wait, so
+            # tables made and forgotten (or made by a flood) cost no work. A
+            # person coming back wakes the table and play goes on.
             return None
         claim_wait = self.claims.waits(now)
         if claim_wait is not None:  # a claim is put to the people here: the bots wait for the answers
@@ -659,7 +690,11 @@ class LiveTable:
             action = await asyncio.to_thread(settling_play, self.state.clone(), claim)
         elif level in SEARCHING:
             # A search takes the server's --think seconds: away from the loop.
-            action = await self.hub.thinkers.choose(level, {"seconds": self.hub.think}, obs, seed)
+            # Its turn at the workers is its people's address's (thinking.py).
+            self.owner = work_owner(self.connections, self.owner)
+            action = await self.hub.thinkers.choose(
+                level, {"seconds": self.hub.think}, obs, seed, owner=self.owner or "", table=self.id
+            )
         elif level in QUICK:
             action = self._bot(seat).choose(obs, random.Random(seed))
         else:

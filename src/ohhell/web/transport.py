@@ -3,14 +3,22 @@
 uvicorn bounds what it can on its own (``limit_concurrency``,
 ``timeout_keep_alive``, ``h11_max_incomplete_event_size``, the WebSocket's
 size, ping interval and timeout). It has no limit on how long a client may
-take to send a request's head, and none per client address, so a few hundred
-connections that trickle one header byte a minute (slow loris) would stay
-open for ever. ``Guarded`` adds both to uvicorn's own HTTP protocol class:
+take to send a request's head or its body, and none per client address, so
+a few hundred connections that trickle one header byte a minute (slow
+loris), or a few thousand that send a head and then trickle the body, would
+fill its connections and every other visitor would get 503. ``Guarded``
+adds these limits to uvicorn's own HTTP protocol class:
 
 - a connection that has not sent a whole request head ``HEAD_TIMEOUT``
   seconds after it opened (or after its last response) is closed;
 - one address may hold at most ``CONNECTIONS_PER_ADDRESS`` HTTP connections
   still waiting for a request head; more are closed at once;
+- a request whose body has not all come ``BODY_TIMEOUT`` seconds after its
+  head is answered 408 (if nothing was answered yet) and closed; a body
+  larger than ``MAX_BODY`` is answered 413 and closed;
+- one address may have at most ``REQUESTS_PER_ADDRESS`` requests in flight
+  (head in, answer not yet sent); more are answered 429 and closed at once,
+  and an address refused ``guard.FLOOD`` times in a row is held off;
 - an address the application holds off (``hold_off``: it kept asking after
   its quota was spent) has its new connections closed at once for a while.
 
@@ -24,11 +32,16 @@ import asyncio
 import json
 import os
 import time
-from collections import Counter
+from collections import Counter, deque
 from typing import Any, Final
 
+from .guard import FLOOD
+
 HEAD_TIMEOUT: Final = 10.0  # seconds to send a request's head
+BODY_TIMEOUT: Final = 10.0  # seconds to send a request's body once its head is in
+MAX_BODY: Final = 1024 * 1024  # the largest body any route reads (a record to replay, app.MAX_RECORD)
 CONNECTIONS_PER_ADDRESS: Final = 64  # connections one address may hold waiting for a head
+REQUESTS_PER_ADDRESS: Final = 32  # requests one address may have in flight (head in, not yet answered)
 LIMIT_CONCURRENCY: Final = 4096  # connections and tasks before uvicorn answers 503
 KEEP_ALIVE: Final = 5  # seconds an idle kept-alive connection stays open
 HOLD_OFF: Final = 10.0  # seconds an address that floods past its quota is not served
@@ -47,6 +60,8 @@ def _base() -> type[Any]:
 
 
 _waiting: Counter[str] = Counter()  # connections per address still waiting for a request head
+_in_flight: Counter[str] = Counter()  # requests per address whose head is in and whose answer is not sent
+_refused: Counter[str] = Counter()  # requests per address refused in a row for too many in flight
 _held: dict[str, float] = {}  # address -> until when (time.monotonic) its connections are closed at once
 
 
@@ -66,17 +81,51 @@ def held(address: str) -> bool:
     return until is not None and until > time.monotonic()
 
 
+def _refusal(status: int, words: str) -> Any:
+    """An ASGI application that answers every request ``status`` with
+    ``{"error": words}`` and closes the connection (the body is not read)."""
+    body = json.dumps({"error": words}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    return app
+
+
+_TOO_MANY = _refusal(429, "too many requests at once from your address: wait for the others to finish")
+_TOO_LARGE = _refusal(413, f"the request body is larger than {MAX_BODY} bytes")
+_TOO_SLOW = b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+_CUT_OFF = b"HTTP/1.1 413 Content Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+
+
 class Guarded(_base()):  # type: ignore[misc]
-    """uvicorn's HTTP protocol with a request-head timeout and a per-address cap."""
+    """uvicorn's HTTP protocol with time limits on a request's head and body
+    and per-address caps (the module's docstring)."""
 
     head_timeout: float = HEAD_TIMEOUT
+    body_timeout: float = BODY_TIMEOUT
+    max_body: int = MAX_BODY
     per_address: int = CONNECTIONS_PER_ADDRESS
+    requests_per_address: int = REQUESTS_PER_ADDRESS
+    app: Any  # the application uvicorn's protocol calls (set by its __init__)
 
     def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
         peer = transport.get_extra_info("peername")
         self._address = str(peer[0]) if peer else "unknown"
         self._head_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
+        self._body_size = 0
+        self._body_counted = False
+        # One entry per request whose answer is not complete, in order
+        # (pipelined requests are answered in order): counted in _in_flight?
+        self._requests: deque[bool] = deque()
         self._counted = False
         if held(self._address) or (self.per_address and _waiting[self._address] >= self.per_address):
             transport.close()
@@ -107,12 +156,86 @@ class Guarded(_base()):  # type: ignore[misc]
 
     def on_headers_complete(self) -> None:
         self._got_head()
+        if self.parser.should_upgrade() and self._should_upgrade():
+            super().on_headers_complete()  # a WebSocket: the application counts those
+            return
+        refusal = self._refusal()
+        self._requests.append(refusal is None)
+        self._body_size = 0
+        self._body_counted = refusal is None  # a refused request's connection closes once answered
+        if refusal is not None:
+            # uvicorn's own request cycle answers it (in order, after any
+            # request before it on this connection), with this application.
+            app, self.app = self.app, refusal
+            try:
+                super().on_headers_complete()
+            finally:
+                self.app = app
+            return
+        _in_flight[self._address] += 1
+        if self.body_timeout:
+            self._body_timer = self.loop.call_later(self.body_timeout, self._body_too_slow)
         super().on_headers_complete()
 
+    def _refusal(self) -> Any:
+        declared = dict(self.headers).get(b"content-length", b"")
+        if self.max_body and declared.isdigit() and int(declared) > self.max_body:
+            return _TOO_LARGE
+        if self.requests_per_address and _in_flight[self._address] >= self.requests_per_address:
+            _refused[self._address] += 1
+            if _refused[self._address] >= FLOOD:
+                del _refused[self._address]
+                hold_off(self._address)
+            return _TOO_MANY
+        _refused.pop(self._address, None)
+        return None
+
+    def on_body(self, body: bytes) -> None:
+        self._body_size += len(body)
+        if self._body_counted and self.max_body and self._body_size > self.max_body:
+            self._cut_off(_CUT_OFF)  # a chunked body past the limit (a declared one was refused)
+            return
+        super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        self._body_done()
+        super().on_message_complete()
+
+    def _body_done(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _body_too_slow(self) -> None:
+        self._body_timer = None
+        self._cut_off(_TOO_SLOW)
+
+    def _cut_off(self, answer: bytes) -> None:
+        """Close the connection in the middle of a request's body, answering
+        ``answer`` first if the application has not begun its own answer."""
+        self._body_done()
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            if not cycle.response_started:
+                self.transport.write(answer)
+            # The application reading the body hears that the client went away.
+            cycle.disconnected = True
+            cycle.message_event.set()
+        self.transport.close()
+
     def on_response_complete(self) -> None:
+        self._answered()
         super().on_response_complete()
         if not self.transport.is_closing():
             self._wait_for_head()  # kept alive: the next request's head has the same time
+
+    def _answered(self) -> None:
+        if self._requests and self._requests.popleft():
+            _in_flight[self._address] -= 1
+            if not _in_flight[self._address]:
+                del _in_flight[self._address]
 
     def handle_websocket_upgrade(self) -> None:
         self._got_head()
@@ -120,6 +243,9 @@ class Guarded(_base()):  # type: ignore[misc]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._got_head()
+        self._body_done()
+        while self._requests:
+            self._answered()
         super().connection_lost(exc)
 
 
@@ -134,7 +260,11 @@ def tune_collector() -> None:
     gc.set_threshold(50_000, 20, 100)
     guard = os.environ.get("OHHELL_GUARD")
     if guard:  # a worker process of ohhell serve --workers: the guard's settings
-        Guarded.head_timeout, Guarded.per_address = json.loads(guard)
+        settings = json.loads(guard)
+        Guarded.head_timeout = settings["head_timeout"]
+        Guarded.body_timeout = settings["body_timeout"]
+        Guarded.per_address = settings["per_address"]
+        Guarded.requests_per_address = settings["requests_per_address"]
 
 
 def run(
@@ -143,7 +273,9 @@ def run(
     port: int,
     *,
     head_timeout: float = HEAD_TIMEOUT,
+    body_timeout: float = BODY_TIMEOUT,
     per_address: int = CONNECTIONS_PER_ADDRESS,
+    requests_per_address: int = REQUESTS_PER_ADDRESS,
     limit_concurrency: int = LIMIT_CONCURRENCY,
     workers: int = 1,
 ) -> None:
@@ -152,13 +284,22 @@ def run(
     import uvicorn
 
     Guarded.head_timeout = head_timeout
+    Guarded.body_timeout = body_timeout
     Guarded.per_address = per_address
+    Guarded.requests_per_address = requests_per_address
     tune_collector()
     # Messages are small (about 1 KiB); compressing each one cost 9% of the
     # server's time at 1,000 seats, so frames go as they are.
     if workers > 1:
         # Each process is spawned afresh: the guard's settings go with it.
-        os.environ["OHHELL_GUARD"] = json.dumps([head_timeout, per_address])
+        os.environ["OHHELL_GUARD"] = json.dumps(
+            {
+                "head_timeout": head_timeout,
+                "body_timeout": body_timeout,
+                "per_address": per_address,
+                "requests_per_address": requests_per_address,
+            }
+        )
     uvicorn.run(
         app,
         host=host,
