@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import threading
 import time
+import urllib.error
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -385,6 +388,91 @@ def test_reviews_are_made_in_worker_processes_like_in_threads(tmp_path: Path) ->
         assert reviews._pool is not None  # the work went to the review's own workers
     assert in_process["status"] == "done"
     assert json.dumps(in_process["review"], sort_keys=True) == json.dumps(in_thread["review"], sort_keys=True)
+
+
+# --- Several server processes (run when OHHELL_TEST_POSTGRES and OHHELL_TEST_REDIS name the servers) ---
+
+POSTGRES = os.environ.get("OHHELL_TEST_POSTGRES")
+REDIS = os.environ.get("OHHELL_TEST_REDIS")
+
+
+def _play_to_the_end(base: str, table: str, token: str) -> None:
+    """Connect as the table's person and play the first legal action each turn until the end."""
+    from websockets.sync.client import connect as ws_connect
+
+    with ws_connect(base.replace("http://", "ws://") + f"/ws/{table}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        seat = None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            m = json.loads(ws.recv(timeout=10))
+            if m["type"] == "welcome":
+                seat = m["seat"]
+            if m["type"] != "state":
+                continue
+            obs = m["obs"]
+            if obs["phase"] == "over":
+                return
+            legal = [a for a in obs["legal"] if a["kind"] != "change"]
+            if seat in obs["turn"] and legal:
+                action = {k: v for k, v in legal[0].items() if k != "seat"}
+                ws.send(json.dumps({"type": "act", "version": m["version"], "action": action}))
+            elif obs.get("can_change"):
+                ws.send(json.dumps({"type": "keep"}))
+        raise AssertionError("the match did not end")
+
+
+@pytest.mark.skipif(not (POSTGRES and REDIS), reason="set OHHELL_TEST_POSTGRES and OHHELL_TEST_REDIS")
+def test_a_table_s_review_is_made_by_its_holder_whichever_process_is_asked() -> None:
+    pytest.importorskip("redis")
+    pytest.importorskip("psycopg")
+    from support import bench_script
+
+    bench = bench_script("failover")
+    assert POSTGRES and REDIS
+    schema = bench.Schema(POSTGRES)
+    servers = bench.start_servers(schema.url, REDIS, 2, "--review-budget", "0.01")
+    try:
+        seats = ["human", "random", "random", "random"]
+        made = bench.post(
+            servers[0], "/api/tables", {"seats": seats, "name": "Ann", "options": {"hand-sizes": "1"}}
+        )
+        table, token = made["table"], made["token"]
+        bench.post(servers[0], f"/api/tables/{table}/start", {"token": token})
+        holder = bench.holder_pid(REDIS, table)
+        assert holder in {s.proc.pid for s in servers}
+        _play_to_the_end(servers[0].base, table, token)
+        other = next(s for s in servers if s.proc.pid != holder)
+
+        def call(server: Any, method: str, token: str | None = None) -> tuple[int, Json]:
+            data = json.dumps({"token": token}).encode() if method == "POST" else None
+            headers = {"Content-Type": "application/json"}
+            if token and method == "GET":
+                headers["Authorization"] = f"Bearer {token}"
+            request = urllib.request.Request(
+                f"{server.base}/api/tables/{table}/review", data=data, headers=headers, method=method
+            )
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    return answer.status, json.loads(answer.read())
+            except urllib.error.HTTPError as err:
+                return err.code, json.loads(err.read())
+
+        # Asked on the process that does not hold the table: relayed to the holder.
+        assert call(other, "POST")[0] == 403
+        status, answer = call(other, "POST", token)
+        assert status in (200, 202), answer
+        deadline = time.monotonic() + 120
+        while answer["status"] == "running":
+            assert time.monotonic() < deadline, answer
+            time.sleep(0.2)
+            status, answer = call(other, "GET", token)
+        assert answer["status"] == "done", answer
+        assert call(servers[0], "GET", token)[1] == answer
+        assert Review.from_json(answer["review"]).finished
+    finally:
+        bench.stop_servers(servers)
+        schema.drop()
 
 
 # --- The command ---
