@@ -229,7 +229,9 @@ function renderSummary() {
         `${where(d)}: `, choiceNode(d.kind, d.chosen), " instead of ", choiceNode(d.kind, d.best),
         `, ${round1(d.loss)} lost`)))) : null);
   });
-  fill($("#summary-seats"), note, seats);
+  const partial = review.finished ? null : el("p", { class: "muted" },
+    "This record stops before the end of the match: the cards are counted over its finished hands only.");
+  fill($("#summary-seats"), note, partial, seats);
   $("#review-summary").hidden = false;
 }
 
