@@ -9,7 +9,7 @@
 // a file is sent whole (POST /api/review) and followed by its digest.
 //
 // Selectors: #review-ask (#review-button, #review-progress, #review-status),
-// #decision (#decision-body, #prev-marked, #next-marked), #review-summary
+// #decision (#decision-verdict, #decision-body, #prev-marked, #next-marked), #review-summary
 // (#summary-seats .seat-review[data-seat], button.jump[data-version]),
 // #puzzles (#puzzle, #puzzle-choices button.puzzle-choice[data-card], #puzzle-verdict,
 // #prev-puzzle, #next-puzzle, #puzzle-show).
@@ -243,20 +243,23 @@ export function showDecisionAt(i) {
   $("#prev-marked").disabled = !V.marked.some((v) => v < i);
   $("#next-marked").disabled = !V.marked.some((v) => v > i);
   if (!d) {
+    fill($("#decision-verdict"));
     fill($("#decision-body"), el("p", { class: "muted" },
       "Nothing to decide here (a deal, a forced card, or a choice between cards that are the same play)."));
     return;
   }
   const best = valueOf(d, d.best);
   const chose = valueOf(d, d.chosen);
-  const head = el("p", { class: "verdict" },
+  // Only this line is read out as the replay steps (the live region): the
+  // rest is there to read at leisure.
+  fill($("#decision-verdict"),
     d.mark ? el("span", { class: `mark ${d.mark}` }, MARK_WORDS[d.mark]) : el("span", { class: "mark good" }, "Good"),
     ` ${where(d)}: ${Who(d.seat)} ${DID[d.kind]} `, d.kind === "bid" ? d.chosen : choiceNode(d.kind, d.chosen), ".");
   const cost = d.loss > 0 && best !== null && chose !== null
     ? el("p", {}, "Best: ", choiceNode(d.kind, d.best),
       `, ${round1(best)} points expected against ${round1(chose)}: ${round1(d.loss)} point${d.loss === 1 ? "" : "s"} lost.`)
     : el("p", {}, d.chosen === d.best ? "The best choice." : ["As good as the best (", choiceNode(d.kind, d.best), ")."]);
-  fill($("#decision-body"), head, cost, handThen(d), choicesTable(d));
+  fill($("#decision-body"), cost, handThen(d), choicesTable(d));
 }
 
 /** The deciding seat's cards at that moment, the choice made and the best one marked. */
