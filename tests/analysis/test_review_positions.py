@@ -139,3 +139,18 @@ def test_a_review_of_the_same_position_and_seed_is_the_same_whatever_the_global_
     assert review_decision(obs, Bid(0, 0), version=4, seed=9, budget=TINY) == first
     random.seed(1)
     assert random.random() == after
+
+
+def test_a_record_that_stops_at_a_decision_gets_the_experts_advice() -> None:
+    # A hand-made position typed as a record that stops where the hooked
+    # dealer (R-HOOK) is to bid with the two top trumps: the advice is 2.
+    from ohhell import Record
+    from ohhell.analysis import review_record
+
+    rules = short_rules((2,))
+    actions = [deal(["AS KS", "2H 3H", "4D 5D", "6C 7C"], "2S"), Bid(1, 1), Bid(2, 0), Bid(3, 0)]
+    review = review_record(Record(rules, ("Ann", "Bob", "Cid", "Dee"), tuple(actions)), budget=TINY)
+    (advice,) = review.pending
+    assert (advice.seat, advice.kind, advice.best, advice.version) == (0, "bid", "2", len(actions))
+    assert [c.choice for c in advice.choices] == ["2", "0"] and advice.value_of("2") == 12.0
+    assert not review.finished and review.hands == ()

@@ -103,6 +103,20 @@ def test_puzzles_read_answers_from_standard_input(
     assert "Right: 2 is the best choice." in out and "1 of 1 right." in out
 
 
+def test_a_record_that_stops_at_a_decision_is_answered_with_the_best_choice(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A position typed as a record: the hooked dealer (R-HOOK) to bid.
+    path = tmp_path / "position.ohr"
+    rules = short_rules((2,))
+    actions = [deal(["AS KS", "2H 3H", "4D 5D", "6C 7C"], "2S"), Bid(1, 1), Bid(2, 0), Bid(3, 0)]
+    dump(Record(rules, ("Ann", "Bob", "Cid", "Dee"), tuple(actions)), path)
+    code, out, _ = run(capsys, "review", str(path), *QUICK)
+    assert code == 0
+    assert "Where the record stops, Ann is to bid:" in out
+    assert "The expert's choice: 2, 12.0 points expected." in out
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [

@@ -18,12 +18,13 @@ caches it beside its record. docs/analysis.md explains the numbers.
 """
 
 from .cache import cache_path, load_cached, review_file, save_cached
-from .decisions import derived_seed, review_decision
+from .decisions import advise, derived_seed, review_decision
 from .explain import Gap, explain
 from .job import ReviewJob
 from .model import (
     FORMAT,
     MARKS,
+    Advice,
     Budget,
     ChoiceValue,
     Decision,
@@ -43,6 +44,7 @@ __all__ = [
     "FORMAT",
     "MARKS",
     "PUZZLES_PER_SEAT",
+    "Advice",
     "Budget",
     "ChoiceValue",
     "Decision",
@@ -58,6 +60,7 @@ __all__ = [
     "ReviewTimeout",
     "SeatSummary",
     "Thresholds",
+    "advise",
     "cache_path",
     "choice_text",
     "derived_seed",

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from .. import Action, Bid, Card, NameTrump, Observation, Play
 from ..bots.expert import Evaluation, ExpertBot
-from .model import Budget, ChoiceValue, Decision, Thresholds
+from .model import Advice, Budget, ChoiceValue, Decision, Thresholds
 from .position import choice_text, kind_of, position_of, same_plays
 
 
@@ -83,26 +83,71 @@ def review_decision(
     which costs nothing (a forced card, a bid the hook leaves alone)."""
     if obs.seat is None:
         raise ValueError("a spectator makes no decisions")
-    budget = budget or Budget()
-    thresholds = thresholds or Thresholds()
     groups = choices_of(obs)
     if len(groups) < 2 or not any(chosen in g for g in groups):
         return None  # one choice (cards that are the same play are one): nothing to review
+    choices, best, loss = _examine(obs, groups, chosen, version, seed, budget or Budget())
+    return Decision(
+        version=version,
+        hand=obs.hand_number + 1,
+        seat=obs.seat,
+        kind=kind_of(chosen),
+        position=position_of(obs),
+        choices=choices,
+        best=choice_text(best),
+        chosen=choice_text(chosen),
+        loss=loss,
+        mark=(thresholds or Thresholds()).mark(loss),
+    )
+
+
+def advise(obs: Observation, *, version: int, seed: int = 0, budget: Budget | None = None) -> Advice | None:
+    """The expert's advice for a decision not made yet (where a record
+    stops): every choice priced as a review prices them, and the best.
+    None when the seat has no choice to make."""
+    if obs.seat is None:
+        raise ValueError("a spectator makes no decisions")
+    groups = choices_of(obs)
+    if len(groups) < 2:
+        return None
+    choices, best, _ = _examine(obs, groups, None, version, seed, budget or Budget())
+    return Advice(
+        version=version,
+        hand=obs.hand_number + 1,
+        seat=obs.seat,
+        kind=kind_of(best),
+        position=position_of(obs),
+        choices=choices,
+        best=choice_text(best),
+    )
+
+
+def _examine(
+    obs: Observation,
+    groups: list[list[Action]],
+    chosen: Action | None,
+    version: int,
+    seed: int,
+    budget: Budget,
+) -> tuple[tuple[ChoiceValue, ...], Action, float]:
+    """Every choice's estimate (best first), the best, and what ``chosen``
+    gave up against it."""
     expert = analyst(budget.simulations, WORLD_EVERY)
-    ranked = expert.analyse(obs, random.Random(derived_seed(seed, "decision", version, obs.seat)))
+    seat = obs.seat
+    ranked = expert.analyse(obs, random.Random(derived_seed(seed, "decision", version, seat)))
     values = _group_values(ranked, groups)
-    order = _favourites(groups, values, ranked, isinstance(chosen, Play))
-    chosen_group = _group_of(groups, chosen)
+    order = _favourites(groups, values, ranked, isinstance(groups[0][0], Play))
+    chosen_group = _group_of(groups, chosen) if chosen is not None else None
     # The search gives a choice it finds poor only a few simulations, too few
     # to price it, and may split its simulations nearly evenly between two
-    # good ones. So its two favourites, where they are close, and the choice
+    # good ones. So its favourites, where they are close, and the choice
     # made, where it is not the favourite, are each priced again by a search
     # of their own that plays that choice in every simulation, all with the
     # same generator: they meet the same deals, and their differences are not
     # the noise between two sets of deals.
     priced: dict[int, tuple[float, int]] = {}
     pricer = analyst(budget.price_simulations, PRICE_WORLD_EVERY)
-    again = derived_seed(seed, "price", version, obs.seat)
+    again = derived_seed(seed, "price", version, seat)
 
     def price(g: int) -> float:
         if g not in priced:
@@ -113,11 +158,15 @@ def review_decision(
     close = [g for g in order[:PLAYOFF] if values[g][1] >= CLOSE * values[order[0]][1]]
     best_group = max(close, key=lambda g: (price(g), -order.index(g))) if len(close) > 1 else order[0]
     loss = 0.0
-    if chosen_group != best_group:
+    if chosen_group is not None and chosen_group != best_group:
         loss = round(max(0.0, price(best_group) - price(chosen_group)), 3)
     for g, (price_value, price_visits) in priced.items():
         values[g] = (round(price_value, 3), price_visits)
-    best_action = chosen if chosen_group == best_group else _most_tried(groups[best_group], ranked)
+    best = (
+        chosen
+        if chosen is not None and chosen_group == best_group
+        else _most_tried(groups[best_group], ranked)
+    )
     choices = []
     for g, group in enumerate(groups):
         value, visits = values[g]
@@ -128,18 +177,7 @@ def review_decision(
     order = sorted(range(len(groups)), key=lambda g: _order_key(g, values, best_group))
     place = {choice_text(a): order.index(g) for g, group in enumerate(groups) for a in group}
     choices.sort(key=lambda c: place[c.choice])
-    return Decision(
-        version=version,
-        hand=obs.hand_number + 1,
-        seat=obs.seat,
-        kind=kind_of(chosen),
-        position=position_of(obs),
-        choices=tuple(choices),
-        best=choice_text(best_action),
-        chosen=choice_text(chosen),
-        loss=loss,
-        mark=thresholds.mark(loss),
-    )
+    return tuple(choices), best, loss
 
 
 def _groups(obs: Observation, candidates: Sequence[Action]) -> list[list[Action]]:
@@ -205,4 +243,4 @@ def _order_key(g: int, values: Sequence[tuple[float | None, int]], best: int) ->
     return (0 if g == best else 1, -_rank_key(value), -visits)
 
 
-__all__ = ["WORLD_EVERY", "analyst", "choices_of", "derived_seed", "review_decision"]
+__all__ = ["WORLD_EVERY", "advise", "analyst", "choices_of", "derived_seed", "review_decision"]

@@ -38,7 +38,7 @@ class Budget:
 
     simulations: int = 9600
     price_simulations: int = 4800
-    luck_playouts: int = 40
+    luck_playouts: int = 32
     luck_simulations: int = 100
 
     def __post_init__(self) -> None:
@@ -277,6 +277,47 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class Advice:
+    """The expert's advice for a decision not made yet: where a record stops
+    with a seat to bid, name trump or play, every choice priced as a review
+    prices them, and the best."""
+
+    version: int  # the record's length: the decision would be the next action
+    hand: int
+    seat: int
+    kind: str
+    position: Position
+    choices: tuple[ChoiceValue, ...]  # best first
+    best: str
+
+    def value_of(self, choice: str) -> float | None:
+        return next((c.expected for c in self.choices if c.choice == choice), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "hand": self.hand,
+            "seat": self.seat,
+            "kind": self.kind,
+            "position": self.position.to_json(),
+            "choices": [c.to_json() for c in self.choices],
+            "best": self.best,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Advice:
+        return cls(
+            version=d["version"],
+            hand=d["hand"],
+            seat=d["seat"],
+            kind=d["kind"],
+            position=Position.from_json(d["position"]),
+            choices=tuple(ChoiceValue.from_json(c) for c in d["choices"]),
+            best=d["best"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class HandLuck:
     """One hand: what each seat's cards and position were worth, and what it scored.
 
@@ -410,6 +451,7 @@ class Review:
     hands: tuple[HandLuck, ...]
     summary: tuple[SeatSummary, ...]  # by seat, for the reviewed seats
     puzzles: tuple[Puzzle, ...]  # costliest first
+    pending: tuple[Advice, ...] = ()  # where an unfinished record stops: the seats to act, advised
     format: str = FORMAT
 
     def decisions_of(self, seat: int) -> tuple[Decision, ...]:
@@ -439,6 +481,7 @@ class Review:
             "hands": [h.to_json() for h in self.hands],
             "decisions": [d.to_json() for d in self.decisions],
             "puzzles": [p.to_json() for p in self.puzzles],
+            "pending": [a.to_json() for a in self.pending],
         }
 
     @classmethod
@@ -458,6 +501,7 @@ class Review:
                 hands=tuple(HandLuck.from_json(h) for h in data["hands"]),
                 summary=tuple(SeatSummary.from_json(s) for s in data["summary"]),
                 puzzles=tuple(Puzzle.from_json(p) for p in data["puzzles"]),
+                pending=tuple(Advice.from_json(a) for a in data["pending"]),
             )
         except (KeyError, TypeError, ValueError) as err:
             raise ReviewError(f"the review's JSON is incomplete or malformed: {err}") from None
@@ -466,6 +510,7 @@ class Review:
 __all__ = [
     "FORMAT",
     "MARKS",
+    "Advice",
     "Budget",
     "ChoiceValue",
     "Decision",

@@ -35,12 +35,13 @@ from .. import (
     dumps,
     new_game,
     observe,
+    seats_to_ask,
     tricks_left,
 )
-from .decisions import choices_of, review_decision
+from .decisions import advise, choices_of, review_decision
 from .explain import edge_variance
 from .luck import hand_values, luck_of, playout_scores
-from .model import MARKS, Budget, Decision, HandLuck, Puzzle, Review, SeatSummary, Thresholds
+from .model import MARKS, Advice, Budget, Decision, HandLuck, Puzzle, Review, SeatSummary, Thresholds
 
 PUZZLES_PER_SEAT = 3
 """The costliest mistakes and blunders of each seat that become puzzles."""
@@ -68,7 +69,7 @@ class Progress:
 @dataclass(frozen=True, slots=True)
 class _DecisionUnit:
     obs: Observation
-    chosen: Action
+    chosen: Action | None  # None: the decision the record stops at, to advise on
     version: int
     hand: int  # 0-based
 
@@ -125,6 +126,7 @@ def review_record(
     units = _units(record, final, set(reviewed), budget)
     results = _run(units, _Job(seed, budget, thresholds), jobs, progress, max_seconds)
     decisions = tuple(r for r in results if isinstance(r, Decision))
+    pending = tuple(r for r in results if isinstance(r, Advice))
     playouts: dict[int, list[tuple[int, ...]]] = {}
     for unit, result in zip(units, results, strict=True):
         if isinstance(unit, _LuckUnit):
@@ -146,6 +148,7 @@ def review_record(
         hands=hands,
         summary=summary,
         puzzles=_puzzles(decisions, summary, thresholds),
+        pending=pending,
     )
 
 
@@ -200,6 +203,12 @@ def _units(record: Record, final: GameState, reviewed: set[int], budget: Budget)
             if hand < len(final.results):  # the record holds the end of this hand
                 start = state.clone()
                 playouts[hand] = [_LuckUnit(start, hand, k) for k in range(budget.luck_playouts)]
+    if not final.is_over and not final.is_chance:
+        # The record stops at a decision: the seats to act are advised.
+        last = by_hand.setdefault(final.hand_number, [])
+        for seat in seats_to_ask(final):
+            if seat in reviewed and len(choices_of(observe(final, seat))) > 1:
+                last.append(_DecisionUnit(observe(final, seat), None, len(record.actions), final.hand_number))
     out: list[_Unit] = []
     for hand in sorted(set(by_hand) | set(playouts)):
         out += by_hand.get(hand, [])
@@ -214,7 +223,7 @@ def _hand_of(unit: _Unit) -> int:
 # --- Running the units ---
 
 
-def _work(job: _Job, unit: _Unit) -> Decision | tuple[int, ...] | None:
+def _work(job: _Job, unit: _Unit) -> Decision | Advice | tuple[int, ...] | None:
     """One unit of work, in this process or a worker."""
     if isinstance(unit, _LuckUnit):
         return playout_scores(
@@ -224,6 +233,8 @@ def _work(job: _Job, unit: _Unit) -> Decision | tuple[int, ...] | None:
             playout=unit.playout,
             simulations=job.budget.luck_simulations,
         )
+    if unit.chosen is None:
+        return advise(unit.obs, version=unit.version, seed=job.seed, budget=job.budget)
     return review_decision(
         unit.obs,
         unit.chosen,
@@ -240,19 +251,19 @@ def _run(
     jobs: int,
     progress: Callable[[Progress], None] | None,
     max_seconds: float | None,
-) -> list[Decision | tuple[int, ...] | None]:
+) -> list[Decision | Advice | tuple[int, ...] | None]:
     deadline = time.monotonic() + max_seconds if max_seconds is not None else None
     hands = sorted({_hand_of(u) for u in units})
     last_of = {h: max(i for i, u in enumerate(units) if _hand_of(u) == h) for h in hands}
     hands_done = 0
-    results: list[Decision | tuple[int, ...] | None] = []
+    results: list[Decision | Advice | tuple[int, ...] | None] = []
     executor: Executor | None = None
     if jobs > 1 and len(units) > 1:
         # Fresh interpreters, not forks: a review may run inside a threaded
         # server, and a fork copies its locks in whatever state they are.
         executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
     try:
-        stream: Iterable[Decision | tuple[int, ...] | None]
+        stream: Iterable[Decision | Advice | tuple[int, ...] | None]
         if executor is None:
             stream = (_work(job, u) for u in units)
         else:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from .. import Card, Suit
 from ..describe import and_list, card_words, hand_words, plural, suit_word
 from .explain import Gap, explain
-from .model import Decision, Position, Review, SeatSummary
+from .model import Advice, Decision, Position, Review, SeatSummary
 
 _KIND_VERB = {"bid": "bid", "trump": "named trump", "play": "played"}
 
@@ -187,6 +187,20 @@ def position_lines(p: Position, names: Sequence[str], you: bool = True) -> list[
     return out
 
 
+def advice_lines(a: Advice, names: Sequence[str]) -> list[str]:
+    """Where a record stops with a decision to make: the position and the
+    expert's choice, every choice with its expected score."""
+    verb = {"bid": "bid", "trump": "name trump", "play": "play"}[a.kind]
+    out = [f"Where the record stops, {names[a.seat]} is to {verb}:"]
+    out.extend(f"  {line}" for line in position_lines(a.position, names, you=False))
+    best = a.value_of(a.best)
+    worth = f", {best:.1f} points expected" if best is not None else ""
+    out.append(f"The expert's choice: {a.best}{worth}.")
+    priced = [f"{c.choice} {c.expected:.1f}" for c in a.choices if c.expected is not None]
+    out.append(f"Every choice, expected points: {', '.join(priced)}.")
+    return out
+
+
 def question(p: Position) -> str:
     """The puzzle's prompt for the position's kind of decision."""
     if p.phase == "bid":
@@ -219,6 +233,7 @@ def verdict_lines(d: Decision, answer: str, answers: Sequence[str], names: Seque
 
 
 __all__ = [
+    "advice_lines",
     "choice_words",
     "decision_line",
     "gap_lines",
