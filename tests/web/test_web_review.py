@@ -232,6 +232,19 @@ def test_a_second_request_is_served_from_the_store_and_a_restart_keeps_it(tmp_pa
         assert server_of(client).reviews.begun == 0
 
 
+def test_a_stored_review_of_another_format_is_made_again(client: TestClient) -> None:
+    table, token = finished_table(client)
+    ask(client, table, token)
+    answer = until_done(lambda: look(client, table, token))
+    store = server_of(client).store
+    old = json.dumps({**answer["review"], "format": "ohhell-review 0"})
+    store.end_review(answer["record"], "done", old)
+    stale = look(client, table, token).json()
+    assert stale["status"] == "failed" and "earlier version" in stale["error"]
+    assert ask(client, table, token).status_code == 202
+    assert until_done(lambda: look(client, table, token)) == answer
+
+
 def test_nobody_asked_yet_and_a_look_begins_nothing(client: TestClient) -> None:
     table, token = finished_table(client)
     answer = look(client, table, token).json()

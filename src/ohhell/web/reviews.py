@@ -27,8 +27,9 @@ Each review is kept in the database (``ohhell_reviews``) under the record's
 digest, from the moment it begins: a review asked for again is served from
 there at once (a restart keeps it), its progress is readable by every
 process, and two processes cannot review the same record at once (the row's
-primary key). In-process tests, which think in threads, review in threads
-too (with a tiny budget).
+primary key). A stored review of another format (``ohhell.analysis.FORMAT``)
+counts as failed, so asking again makes a new one. In-process tests, which
+think in threads, review in threads too (with a tiny budget).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import RecordError, dumps, loads, most_actions
-from ..analysis import Budget, ReviewTimeout, record_digest, review_record
+from ..analysis import FORMAT, Budget, ReviewTimeout, record_digest, review_record
 from .errors import TableError
 from .guard import Quotas, client_address
 from .replays import MAX_RECORD
@@ -76,6 +77,7 @@ PROGRESS_EVERY: Final = 1.0  # seconds between a review's progress written to th
 STALE: Final = 120.0  # a review marked running but silent this long was left by a process that stopped
 UPLOADS_KEPT: Final = 7 * 24 * 3600.0  # seconds the review of a record sent by a page is kept
 FINISHED: Final = ("over", "ended")
+OUTDATED: Final = "This review was made by an earlier version of the server: ask again for a new one."
 DIGEST_CHARS: Final = frozenset("0123456789abcdef")
 
 Runner = Callable[..., Awaitable[tuple[bool, str]]]
@@ -158,6 +160,17 @@ def review_work(
 
 
 # --- On the server ---
+
+
+def is_current(text: str) -> bool:
+    """Is a stored review's JSON of the format this server makes? (``review_work``
+    writes the format first, so the text's start says so without reading it all.)"""
+    if text.startswith('{"format":' + json.dumps(FORMAT) + ","):
+        return True
+    try:
+        return bool(json.loads(text).get("format") == FORMAT)
+    except (ValueError, AttributeError):
+        return False
 
 
 def answer_text(digest: str, state: str, **fields: Any) -> str:
@@ -287,8 +300,11 @@ class Reviews:
         row = self.store.review(digest)
         if row is None:
             return "none", answer_text(digest, "none")
-        if row.state == "done":
+        if row.state == "done" and row.text is not None and is_current(row.text):
             return "done", answer_text(digest, "done", review=row.text)
+        if row.state == "done":  # another format, as a cached review beside a record is ignored
+            self._store(lambda s: s.end_review(digest, "failed", OUTDATED))
+            return "failed", answer_text(digest, "failed", error=OUTDATED)
         if row.state == "running" and row.updated >= time.time() - STALE:
             return "running", answer_text(digest, "running", progress=row.progress)  # on another process
         words = row.text if row.state == "failed" else "The review stopped before it was finished: ask again."
