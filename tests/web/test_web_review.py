@@ -252,6 +252,28 @@ def test_nobody_asked_yet_and_a_look_begins_nothing(client: TestClient) -> None:
     assert server_of(client).reviews.begun == 0
 
 
+def test_sent_records_reviews_expire_and_a_table_s_goes_with_its_table(tmp_path: Path) -> None:
+    from ohhell.web.store import SeatRow, Store
+
+    store = Store(f"sqlite:///{tmp_path / 'e.db'}")
+    try:
+        assert store.begin_review("a" * 64, None, 0.0)
+        store.end_review("a" * 64, "done", "{}")
+        assert not store.begin_review("a" * 64, None, 0.0)  # done: kept
+        assert store.expire_reviews(time.time() - 60) == 0  # touched a moment ago
+        assert store.expire_reviews(time.time() + 1) == 1
+        assert store.review("a" * 64) is None
+        # A table's review stays while its table does (the tables' own expiry takes it).
+        store.create("t1", {"hand-sizes": "2"}, 7, 0, [SeatRow(0, "Ann", "human", None, None)])
+        assert store.begin_review("b" * 64, "t1", 0.0)
+        assert store.expire_reviews(time.time() + 1) == 0
+        assert store.review("b" * 64) is not None
+        assert store.expire(time.time() + 1, 0.0) == ["t1"]
+        assert store.review("b" * 64) is None
+    finally:
+        store.close()
+
+
 # --- Limits ---
 
 

@@ -260,9 +260,10 @@ class Server:
                     await self.tables.expire(
                         self.limits.lobby_lifetime or float("inf"), self.limits.idle_lifetime or float("inf")
                     )
-                    self.reviews.sweep()
                 except Exception:
                     log.exception("could not expire abandoned tables")
+            if rounds % (SWEEP_EVERY // UNLOAD_EVERY) == 0:
+                self.reviews.sweep()  # sent records' reviews, whatever the tables' lifetimes
             rounds += 1
             await asyncio.sleep(UNLOAD_EVERY)
 
