@@ -179,6 +179,12 @@ export function seatSentence(s, hands) {
   return `${name} lost ${lost} to mistakes; the cards were worth what an average seat's were.`;
 }
 
+/** "+4 points", "−12 points", "0 points" (rounded before its sign is chosen: never "−0"). */
+function cardsWorth(luck) {
+  const n = Math.round(luck);
+  return `${n > 0 ? "+" : n < 0 ? "−" : ""}${points(Math.abs(n))}`;
+}
+
 function marksSentence(s) {
   const parts = [["blunder", "blunders"], ["mistake", "mistakes"], ["inaccuracy", "inaccuracies"]]
     .filter(([m]) => s.marks[m]).map(([m, many]) => `${s.marks[m]} ${s.marks[m] === 1 ? m : many}`);
@@ -219,15 +225,16 @@ function renderSummary() {
       el("dl", { class: "review-numbers" },
         el("dt", {}, "Accuracy"), el("dd", {}, `${s.accuracy.toFixed(2)} points lost a decision on average`),
         el("dt", {}, "Lost to decisions"), el("dd", {}, points(s.loss)),
-        el("dt", {}, "The cards"), el("dd", {}, hands ? `${s.luck >= 0 ? "+" : "−"}${points(Math.abs(s.luck))}` : "no hand finished"),
+        el("dt", {}, "The cards"), el("dd", {}, hands ? cardsWorth(s.luck) : "no hand finished"),
         el("dt", {}, "Marks"), el("dd", {}, marksSentence(s)),
         el("dt", {}, "Score"), el("dd", {}, `${s.score} (${avg} the table's average)`)),
       costly.length ? el("h4", {}, "Biggest mistakes") : null,
       costly.length ? el("ol", { class: "biggest" }, costly.map((d) => el("li", {},
         el("button", { type: "button", class: "jump", dataset: { version: d.version }, onclick: () => V.go(d.version),
           "aria-label": `${where(d)}: ${choiceText(d.kind, d.chosen)} instead of ${choiceText(d.kind, d.best)}, ${round1(d.loss)} points lost. Show it in the replay.` },
-        `${where(d)}: `, choiceNode(d.kind, d.chosen), " instead of ", choiceNode(d.kind, d.best),
-        `, ${round1(d.loss)} lost`)))) : null);
+        // One span: the button lays its children out as a row of flex items.
+        el("span", {}, `${where(d)}: `, choiceNode(d.kind, d.chosen), " instead of ", choiceNode(d.kind, d.best),
+          `, ${round1(d.loss)} lost`))))) : null);
   });
   const partial = review.finished ? null : el("p", { class: "muted" },
     "This record stops before the end of the match: the cards are counted over its finished hands only.");
