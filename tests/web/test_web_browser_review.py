@@ -13,6 +13,7 @@ think with a tiny budget.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -142,3 +143,25 @@ def test_a_watcher_of_a_private_table_is_told_the_review_is_for_its_players(
     finally:
         host.close()
         watcher.close()
+
+
+@pytest.mark.skipif(
+    os.environ.get("OHHELL_SCREENSHOTS") != "1", reason="OHHELL_SCREENSHOTS=1 remakes the PNGs"
+)
+def test_screenshot(review_base: str, browser: Browser) -> None:
+    """docs/screenshots/web-review.png: a blunder beside the table, the summary below."""
+    context = tb.new_context(browser)
+    try:
+        page = context.new_page()
+        tb.create_table(page, review_base, "Ann", ["random", "random", "random"], hand_sizes="4,3")
+        tb.start(page)
+        page.locator("#hand button.card").first.wait_for()
+        tb.play_until_over([page])
+        page.click("#review-link")
+        page.locator("#review-summary").wait_for()
+        page.locator("button.jump").first.click()
+        page.set_viewport_size({"width": 1280, "height": 1100})
+        page.evaluate("window.scrollTo(0, 0)")  # the table and the decision, then the summary
+        page.screenshot(path=str(tb.SCREENSHOTS / "web-review.png"))
+    finally:
+        context.close()
