@@ -116,6 +116,27 @@ def add_parser(sub: Any) -> None:
         help="records one address may send to be replayed, one at a time (default 10/minute)",
     )
     limits.add_argument(
+        "--review-limit",
+        default="6/hour",
+        metavar="RATE",
+        help="post-game reviews one address may begin, one at a time (default 6/hour)",
+    )
+    limits.add_argument(
+        "--review-time",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="a post-game review still going after this long is stopped (default 300)",
+    )
+    limits.add_argument(
+        "--review-budget",
+        type=float,
+        default=1.0,
+        metavar="SHARE",
+        help="how hard a post-game review thinks, as a share of ohhell review's default "
+        "(above 0, at most 16; default 1: about 40 s of one core for a match of Pagat's rules)",
+    )
+    limits.add_argument(
         "--sockets-per-address",
         type=int,
         default=64,
@@ -217,6 +238,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "head_timeout",
         "body_timeout",
         "requests_per_address",
+        "review_time",
     )
     if args.workers < 1:
         print("ohhell serve: --workers must be 1 or more", file=sys.stderr)
@@ -234,6 +256,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
             return 2
     from ..web.table import MAX_CLOCK
 
+    if not args.review_time > 0:  # NaN too: a review is always bounded in time
+        print("ohhell serve: --review-time is a number of seconds above 0", file=sys.stderr)
+        return 2
+    if not 0 < args.review_budget <= 16:  # NaN too
+        print(
+            "ohhell serve: --review-budget is a share of the default, above 0 and at most 16", file=sys.stderr
+        )
+        return 2
     if not args.clock <= MAX_CLOCK:  # NaN too
         print(f"ohhell serve: --clock is at most {MAX_CLOCK:g} seconds (0: no clock)", file=sys.stderr)
         return 2
@@ -245,7 +275,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from ..web.thinking import default_workers
 
         rates = {}
-        for name in ("create_limit", "sheet_limit", "connect_limit", "replay_limit"):
+        for name in ("create_limit", "sheet_limit", "connect_limit", "replay_limit", "review_limit"):
             text = getattr(args, name).strip().lower()
             rates[name] = None if text in ("none", "0", "off") else text
             if rates[name] is not None:
@@ -260,6 +290,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             sheets=rates["sheet_limit"],
             connects=rates["connect_limit"],
             replays=rates["replay_limit"],
+            reviews=rates["review_limit"],
+            review_seconds=args.review_time,
             sockets_per_address=args.sockets_per_address,
             spectators_per_table=args.spectators_per_table,
             lobby_lifetime=args.lobby_lifetime * 3600,
@@ -286,6 +318,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "change_grace": min(args.bid_change_wait, 3600.0),
             "think_workers": max(1, default_workers() // args.workers),
             "broker": args.broker,
+            "review_budget": args.review_budget,
         }
         app = create_app(**settings, limits=limits)
     except Exception as err:  # a bad --db URL or limit names itself

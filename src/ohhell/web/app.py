@@ -37,6 +37,7 @@ from .. import (
     make_rules,
     observe,
 )
+from ..analysis import Budget
 from ..bots import opponent_levels
 from .chat import parse_mutes
 from .cluster import Cluster
@@ -59,6 +60,7 @@ from .protocol import dumps as dumps_json
 from .relay import Relay
 from .replays import Replays, replay_frames
 from .requests import int_field, json_body, number_field, shown
+from .reviews import REVIEW_SECONDS, REVIEWS_AT_ONCE, Reviews, review_routes
 from .scores import score_routes
 from .store import Store
 from .table import (
@@ -143,6 +145,9 @@ class Limits:
     sheets: str | None = "30/minute"  # new score sheets per client address
     connects: str | None = "120/minute"  # new WebSockets per client address
     replays: str | None = "10/minute"  # records replayed per client address (one at a time)
+    reviews: str | None = "6/hour"  # reviews begun per client address (one at a time)
+    reviews_at_once: int = REVIEWS_AT_ONCE  # reviews made together, per server process
+    review_seconds: float = REVIEW_SECONDS  # a review still going after this long is stopped
     sockets_per_address: int = SOCKETS_PER_ADDRESS
     spectators_per_table: int = SPECTATORS_PER_TABLE
     lobby_lifetime: float = LOBBY_LIFETIME
@@ -166,6 +171,7 @@ class Server:
         now: Callable[[], float] = time.monotonic,
         think_workers: int = 0,
         broker: str | None = None,
+        review_budget: Budget | None = None,
     ) -> None:
         self.store_url = store_url
         self.broker = broker  # Redis, when several processes serve one database (cluster.py)
@@ -180,17 +186,30 @@ class Server:
         self.clock = check_clock(clock)
         self.change_grace = change_grace
         self.quotas = Quotas(
-            limits.create, limits.sheets, limits.connects, on_flood=_hold_off, replays=limits.replays
+            limits.create,
+            limits.sheets,
+            limits.connects,
+            on_flood=_hold_off,
+            replays=limits.replays,
+            reviews=limits.reviews,
         )
         self.sockets: Counter[str] = Counter()  # open WebSockets by client address
         self.store: Store | None = None
         self.hub: Hub | None = None
         self._options: str | None = None  # GET /api/options, once made
         self.replays = Replays(self.quotas, processes=think_workers > 0)
+        self.reviews = Reviews(
+            self.quotas,
+            budget=review_budget or Budget(),
+            seconds=limits.review_seconds,
+            at_once=limits.reviews_at_once,
+            processes=think_workers > 0,
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         self.store = Store(self.store_url)
+        self.reviews.store = self.store
         self.hub = Hub(
             self.store,
             away_after=self.away_after,
@@ -222,6 +241,7 @@ class Server:
                 await self.relay.cluster.close()
             self.hub.thinkers.close()
             self.replays.close()
+            self.reviews.close()
             self.store.close()
 
     async def held(self, table_id: str) -> LiveTable | None:
@@ -242,6 +262,8 @@ class Server:
                     )
                 except Exception:
                     log.exception("could not expire abandoned tables")
+            if rounds % (SWEEP_EVERY // UNLOAD_EVERY) == 0:
+                self.reviews.sweep()  # sent records' reviews, whatever the tables' lifetimes
             rounds += 1
             await asyncio.sleep(UNLOAD_EVERY)
 
@@ -369,6 +391,8 @@ class Server:
             return PlainTextResponse(
                 result["text"], media_type="text/plain; charset=utf-8", headers=result.get("headers")
             )
+        if "raw" in result:  # JSON made already (a review, stored as text)
+            return Response(result["raw"], status_code=int(result["status"]), media_type="application/json")
         return JSONResponse(result.get("json"), status_code=int(result.get("status", 200)))
 
     async def table_op(self, table: LiveTable, op: str, data: Json, address: str) -> Json:
@@ -386,6 +410,8 @@ class Server:
             if op == "rematch":
                 table_id, seat, token = await self.tables.rematch(table, _token(data))
                 return {"json": {"table": table_id, "seat": seat, "token": token}}
+            if op in ("review", "review-status"):  # reviews.py
+                return await self.reviews.at_table(table, op == "review", _token(data), address)
             if op == "fill":
                 await self.tables.fill(table, _token(data), _text(data, "level", "intermediate"))
             elif op == "start":
@@ -630,6 +656,7 @@ def create_app(
     now: Callable[[], float] = time.monotonic,
     think_workers: int = 0,
     broker: str | None = None,
+    review_budget: Budget | float = 1.0,
 ) -> Starlette:
     """The web application; ``store_url`` is an SQLAlchemy URL (SQLite by default).
     ``clock`` is new tables' seconds per decision (0: none); ``change_grace``
@@ -639,7 +666,9 @@ def create_app(
     brings its own); ``think_workers`` the processes the expert thinks in
     (0: threads of this process; ``ohhell serve`` uses processes; records are
     then replayed in worker processes too); ``broker`` a Redis URL when
-    several processes serve the same database (cluster.py)."""
+    several processes serve the same database (cluster.py); ``review_budget``
+    how hard a post-game review thinks: a ``Budget``, or a share of the
+    default one (reviews.py)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
@@ -654,6 +683,7 @@ def create_app(
         now=now,
         think_workers=think_workers,
         broker=broker,
+        review_budget=review_budget if isinstance(review_budget, Budget) else Budget.scaled(review_budget),
     )
 
     def guarded(handler: Any) -> Any:
@@ -695,6 +725,7 @@ def create_app(
         Route("/api/tables/{table}/record", guarded(server.record)),
         Route("/api/replay", guarded(server.replay), methods=["POST"]),
         *score_routes(server),
+        *review_routes(server.reviews, server._at_table),
         WebSocketRoute("/ws/{table}", server.websocket),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]

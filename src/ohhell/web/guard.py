@@ -5,7 +5,7 @@
   (browsers always send ``Origin`` on cross-site posts and WebSockets, so this
   stops a page elsewhere from acting with a visitor's browser); an exception
   no route expected becomes one log line and a 500, never a dropped connection.
-- ``Quotas``: how many tables, score sheets, seats, replays and WebSocket
+- ``Quotas``: how many tables, score sheets, seats, replays, reviews and WebSocket
   connections one client address may make in a window, kept by the ``limits``
   library (a moving window in memory, ``WindowStorage``), so one client cannot
   fill the database or the event loop.
@@ -129,6 +129,7 @@ _WORDS: Final = {
     "sheets": "new score sheets",
     "sockets": "connections",
     "replays": "replays",
+    "reviews": "reviews",
 }
 
 
@@ -226,6 +227,7 @@ class Quotas:
         sockets: str | None = "120/minute",
         on_flood: Callable[[str], None] | None = None,
         replays: str | None = "10/minute",
+        reviews: str | None = "6/hour",
     ) -> None:
         self._limiter = MovingWindowRateLimiter(WindowStorage())
         # Called with an address refused FLOOD times in a row: the server
@@ -237,6 +239,7 @@ class Quotas:
             "sheets": parse(sheets) if sheets else None,
             "sockets": parse(sockets) if sockets else None,
             "replays": parse(replays) if replays else None,
+            "reviews": parse(reviews) if reviews else None,
         }
 
     def take(self, what: str, address: str) -> None:

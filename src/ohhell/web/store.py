@@ -11,6 +11,8 @@ The tables:
 - ``ohhell_table_settings``: what a table keeps that is not a rule (its
   clock, whether it is listed, its rematch, who the host muted or removed).
 - ``ohhell_chat``: what was said at a table, the last ``CHAT_KEPT`` lines.
+- ``ohhell_reviews``: post-game reviews (web/reviews.py), keyed by the
+  record's digest: a finished table's, or a record sent from the replay page.
 
 Every call is one short transaction, made in place on the event loop's
 thread. On SQLite (WAL) the log's append takes about 0.1 ms on a held
@@ -47,6 +49,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -127,6 +130,21 @@ meta_t = Table(
 """Facts about the database itself: ``group``, the id that server processes
 sharing it use to find each other on the broker (cluster.py)."""
 
+reviews_t = Table(
+    "ohhell_reviews",
+    metadata,
+    Column("record", String(64), primary_key=True),  # the record's sha256 (ohhell.analysis.record_digest)
+    Column("table_id", String(32), index=True),  # the table reviewed; null: a record sent by a page
+    Column("state", String(16), nullable=False),  # running, done, failed
+    Column("progress", Text),  # JSON while running: {"done", "total", "hands_done", "hands"}
+    Column("review", Text),  # done: the review's JSON; failed: why, in words
+    Column("started", Float, nullable=False),  # time.time()
+    Column("updated", Float, nullable=False),  # the last progress written (a row left running is stale)
+)
+"""Reviews, kept so a match is analysed once (and a restart keeps them). The
+row is written when a review begins: its primary key is what stops two
+server processes from reviewing the same record at once."""
+
 CHAT_KEPT = 200  # lines of chat kept per table; older ones are deleted as new ones come
 
 _APPEND = insert(actions_t)
@@ -153,6 +171,17 @@ class ChatRow:
     kind: str
     text: str
     at: float  # time.time()
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    record: str
+    table_id: str | None
+    state: str  # running, done, failed
+    progress: dict[str, int] | None
+    text: str | None  # the review's JSON (done) or why it failed (failed)
+    started: float
+    updated: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,10 +423,68 @@ class Store:
             ids = [r.id for r in lobbies] + [r.id for r in idle]
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
-                for t in (actions_t, seats_t, settings_t, chat_t):
+                for t in (actions_t, seats_t, settings_t, chat_t, reviews_t):
                     db.execute(delete(t).where(t.c.table_id.in_(chunk)))
                 db.execute(delete(tables_t).where(tables_t.c.id.in_(chunk)))
         return ids
+
+    # --- Reviews (web/reviews.py) ---
+
+    def review(self, record: str) -> ReviewRow | None:
+        """The review of the record whose digest is ``record``, as far as it went."""
+        with self.engine.connect() as db:
+            r = db.execute(select(reviews_t).where(reviews_t.c.record == record)).first()
+        if r is None:
+            return None
+        progress = json.loads(r.progress) if r.progress else None
+        return ReviewRow(r.record, r.table_id, r.state, progress, r.review, r.started, r.updated)
+
+    def begin_review(self, record: str, table_id: str | None, stale_before: float) -> bool:
+        """Mark the review of ``record`` as running; False if it is done, or
+        running somewhere (another process) and updated since ``stale_before``.
+        A failed or stale one is begun again."""
+        now = time.time()
+        gone = or_(
+            reviews_t.c.state == "failed",
+            and_(reviews_t.c.state == "running", reviews_t.c.updated < stale_before),
+        )
+        try:
+            with self.engine.begin() as db:
+                db.execute(delete(reviews_t).where(reviews_t.c.record == record, gone))
+                db.execute(
+                    insert(reviews_t).values(
+                        record=record, table_id=table_id, state="running", started=now, updated=now
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    def review_progress(self, record: str, progress: dict[str, int]) -> None:
+        with self.engine.begin() as db:
+            db.execute(
+                update(reviews_t)
+                .where(reviews_t.c.record == record, reviews_t.c.state == "running")
+                .values(progress=json.dumps(progress), updated=time.time())
+            )
+
+    def end_review(self, record: str, state: str, text: str) -> None:
+        """The review ended: ``done`` with its JSON, or ``failed`` with the reason."""
+        with self.engine.begin() as db:
+            db.execute(
+                update(reviews_t)
+                .where(reviews_t.c.record == record)
+                .values(state=state, review=text, progress=None, updated=time.time())
+            )
+
+    def expire_reviews(self, before: float) -> int:
+        """Delete the reviews of records sent by pages (no table) last touched
+        before ``before`` (``time.time()``); a table's review goes with its table."""
+        with self.engine.begin() as db:
+            done = db.execute(
+                delete(reviews_t).where(reviews_t.c.table_id.is_(None), reviews_t.c.updated < before)
+            )
+        return int(done.rowcount or 0)
 
     def add_chat(self, table_id: str, row: ChatRow) -> None:
         """Store one line of a table's chat; ``StaleVersion`` if its number is

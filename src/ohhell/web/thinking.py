@@ -98,7 +98,8 @@ def _watch_parent(parent: int) -> None:
     os._exit(0)
 
 
-def _start_worker(parent: int) -> None:
+def start_worker(parent: int) -> None:
+    """A worker process starts: it watches its server and compiles the search."""
     threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
     _warm_up()
 
@@ -350,7 +351,7 @@ class Thinkers:
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
+                initializer=start_worker,
                 initargs=(os.getpid(),),
             )
         return self._pool
@@ -381,4 +382,4 @@ class Thinkers:
                     process.join(1.0)
 
 
-__all__ = ["HINTS_PER_ADDRESS", "SHORTEST_THINK", "Thinkers", "default_workers", "work_owner"]
+__all__ = ["HINTS_PER_ADDRESS", "SHORTEST_THINK", "Thinkers", "default_workers", "start_worker", "work_owner"]

@@ -69,9 +69,12 @@ export function clearMessage() {
 
 // --- HTTP API ---
 
-/** Call the JSON API; resolve with the answer or throw an Error with the server's text. */
-export async function api(method, path, body) {
-  const init = { method, headers: {} };
+/**
+ * Call the JSON API; resolve with the answer or throw an Error with the
+ * server's text. `headers`: more headers (a seat's token on a GET).
+ */
+export async function api(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     if (typeof body === "string") {
       init.headers["Content-Type"] = "text/plain; charset=utf-8";

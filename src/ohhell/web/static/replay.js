@@ -11,12 +11,17 @@
 // #status, #players .seat[data-seat], #trick .played[data-seat] .card[data-card],
 // #hands .hand-row[data-seat] .card[data-card], #scores.
 // Keys: Left/Right an action, Up/Down a trick, Page Up/Page Down a hand,
-// Home/End the start and the end, Space plays or pauses.
+// Home/End the start and the end, Space plays or pauses; [ and ] the
+// previous and next marked decision once the review is shown (review.js).
+//
+// /replay?table={id}&review=1 (the link at the end of a match) asks for the
+// match's review at once.
 
 import {
-  $, api, cardElement, cardSpan, cardWords, clearMessage, el, fill, getSeat, groupHand, playerColour, scoreChart,
-  scoreSheet, seatPosition, showMessage, suitSpan, typingInField,
+  $, api, cardElement, cardSpan, cardWords, clearMessage, el, fill, getSeat, getToken, groupHand, playerColour,
+  scoreChart, scoreSheet, seatPosition, showMessage, suitSpan, typingInField,
 } from "/static/common.js";
+import { reviewKey, setupReview, showDecisionAt } from "/static/review.js";
 
 const PLAY_MS = 700; // one action per this many ms when playing
 
@@ -41,7 +46,8 @@ async function main() {
   $("#next-hand").addEventListener("click", () => go(after(R.handStarts)));
   $("#play-pause").addEventListener("click", togglePlay);
   document.addEventListener("keydown", onKey);
-  const table = new URLSearchParams(window.location.search).get("table");
+  const params = new URLSearchParams(window.location.search);
+  const table = params.get("table");
   if (table) {
     R.me = getSeat(table);
     setLoadStatus("Loading the match's record…");
@@ -49,6 +55,7 @@ async function main() {
       const text = await api("GET", `/api/tables/${encodeURIComponent(table)}/record`);
       await loadText(text, "The match");
       $("#load").hidden = true; // the match came with the link: no file to choose
+      setupReview({ source: { table, token: getToken(table) }, names: R.names, me: R.me, go, ask: params.get("review") === "1" });
     } catch (err) {
       setLoadStatus("");
       showMessage(`Could not load the match's record: ${err.message}`, "error", 0);
@@ -66,7 +73,9 @@ async function loadFile(event) {
   setLoadStatus(`Reading ${file.name}…`);
   try {
     R.me = null; // a file from elsewhere: nobody in it is "you"
-    await loadText(await file.text(), file.name);
+    const text = await file.text();
+    await loadText(text, file.name);
+    setupReview({ source: { text }, names: R.names, me: null, go });
   } catch (err) {
     setLoadStatus("");
     showMessage(err.message, "error", 0);
@@ -153,6 +162,8 @@ function onKey(event) {
   };
   if (event.key === " " && !(event.target instanceof HTMLButtonElement)) {
     togglePlay();
+  } else if (reviewKey(event.key)) {
+    stopPlay();
   } else if (moves[event.key]) {
     if (event.target === $("#slider")) return; // the slider moves itself with arrows
     stopPlay();
@@ -176,6 +187,7 @@ function render() {
   fill($("#status"), [o.balance ? balanceWords(o) : null, caption, o.phase === "over" ? "The match is over." : null]
     .filter(Boolean).map((line) => el("div", {}, line)));
   renderHands(o);
+  showDecisionAt(R.at);
   fill($("#score-chart"), o.results.length ? scoreChart(o.results, o.names) : null);
   fill($("#score-sheet"), scoreSheet(o.results, o.names));
   for (const [id, off] of [["prev-action", R.at === 0], ["prev-trick", R.at === 0], ["prev-hand", R.at === 0],

@@ -23,7 +23,7 @@
 //   #hint-button, #last-button, #scores-button   the tools (keys h, l, s)
 //   #hint                   the hint: suggestion and the ranked list
 //   #scores                 score sheet (table.sheet) and chart (svg.chart); hidden until shown
-//   #standings              final standings, #download-record, #replay-link
+//   #standings              final standings, #download-record, #replay-link, #review-link
 //   #rules, #log            the table's rules in words, and what happened
 //   #announce               the polite live region: whose turn, tricks won, hands scored, who joined
 //   #sound-button[aria-pressed][data-played][data-last]   sounds on/off (key m), tones played
@@ -1495,6 +1495,10 @@ function renderStandings() {
   record.href = `/api/tables/${encodeURIComponent(TABLE)}/record`;
   record.setAttribute("download", `ohhell-${TABLE}.ohr`);
   $("#replay-link").href = `/replay?table=${encodeURIComponent(TABLE)}`;
+  // The review is for the table's players, and for anyone at a public table.
+  const review = $("#review-link");
+  review.hidden = S.seat === null && !(S.table && S.table.public);
+  review.href = `/replay?table=${encodeURIComponent(TABLE)}&review=1`;
 }
 
 /**
