@@ -59,7 +59,7 @@ from .errors import TableError
 from .guard import Quotas, client_address
 from .replays import MAX_RECORD
 from .requests import json_body, read_body
-from .thinking import start_worker
+from .thinking import start_worker, stop_pool
 
 if TYPE_CHECKING:
     from .store import Store
@@ -439,17 +439,7 @@ class Reviews:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        processes = list(pool._processes.values())  # the executor has no public way to stop a busy worker
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.terminate()
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.join(2.0)
-                if process.is_alive():
-                    process.kill()
-                    process.join(1.0)
+        stop_pool(pool)
         with contextlib.suppress(Exception):
             self._queue.close()
             self._queue.cancel_join_thread()

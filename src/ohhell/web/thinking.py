@@ -366,20 +366,33 @@ class Thinkers:
         for task in list(self._tasks):
             task.cancel()
         pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        processes = list(pool._processes.values())  # the executor has no public way to stop a busy worker
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.terminate()
-        deadline = time.monotonic() + STOP_GRACE
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.join(max(0.0, deadline - time.monotonic()))
-                if process.is_alive():
-                    process.kill()
-                    process.join(1.0)
+        if pool is not None:
+            stop_pool(pool)
 
 
-__all__ = ["HINTS_PER_ADDRESS", "SHORTEST_THINK", "Thinkers", "default_workers", "start_worker", "work_owner"]
+def stop_pool(pool: concurrent.futures.ProcessPoolExecutor, grace: float = STOP_GRACE) -> None:
+    """End a pool's workers now: a worker in the middle of its work is
+    terminated, one that lingers past ``grace`` seconds is killed."""
+    processes = list(pool._processes.values())  # the executor has no public way to stop a busy worker
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    deadline = time.monotonic() + grace
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
+
+
+__all__ = [
+    "HINTS_PER_ADDRESS",
+    "SHORTEST_THINK",
+    "Thinkers",
+    "default_workers",
+    "start_worker",
+    "stop_pool",
+    "work_owner",
+]
