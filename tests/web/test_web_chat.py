@@ -22,21 +22,11 @@ pytest.importorskip("sqlalchemy")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
-from web_support import Player, connect, join, make_app
+from web_support import Player, Still, connect, join, make_app
 
 from ohhell.web.chat import CHAT_MAX, PERSON_BURST, REACTIONS, TABLE_BURST
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-class Still:
-    """The server's time: it moves only when a test moves it."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @contextlib.contextmanager

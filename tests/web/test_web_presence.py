@@ -24,22 +24,12 @@ pytest.importorskip("sqlalchemy")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
-from web_support import Json, connect, join, make_app
+from web_support import Json, Still, connect, join, make_app
 
 from ohhell.web import table as table_module
 from ohhell.web.table import LEFT_ALONE
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-class Still:
-    """The server's time: it moves only when a test moves it."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class Server:

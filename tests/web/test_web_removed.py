@@ -23,21 +23,13 @@ pytest.importorskip("sqlalchemy")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
-from web_support import Player, connect, from_address, make_app, with_addresses
+from web_support import Player, Still, connect, from_address, make_app, with_addresses
 
 from ohhell.web.store import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 ANN, BOB, ZED = "192.0.2.1", "192.0.2.2", "192.0.2.3"
-
-
-class Still:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @contextlib.contextmanager

@@ -349,3 +349,13 @@ def play_out(client: Any, table: str, token: str) -> Json:
     """Connect with ``token`` and play that seat until the match is over."""
     with connect(client, table, token) as player:
         return play_all([player])
+
+
+class Still:
+    """The server's time: it moves only when a test moves it."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
