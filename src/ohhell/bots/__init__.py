@@ -9,6 +9,8 @@ registered here for ``get_bot`` and tournaments, not offered as company in
 play and serve, which do not install NumPy.
 """
 
+import importlib.util
+
 from .base import (
     BOT_NAMES,
     ENTRY_POINT_GROUP,
@@ -25,6 +27,11 @@ from .base import (
 )
 
 register_bot("ppo", "ohhell.bots.ppo:PpoBot", opponent=False)
+# The learned bot needs NumPy too; where it is installed (the web server's
+# extra brings it) the bot is offered as company.
+register_bot(
+    "learned", "ohhell.bots.learned:LearnedBot", opponent=importlib.util.find_spec("numpy") is not None
+)
 
 __all__ = [
     "BOT_NAMES",

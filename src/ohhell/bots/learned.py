@@ -1,0 +1,159 @@
+"""The ``learned`` bot: a policy network trained on the batched simulator, no search.
+
+It reads its seat's observation as ``ohhell.encoding`` encodes it, scores
+every action id with a small network (ReLU hidden layers) and plays the legal
+id scored highest, so it is deterministic given the observation. The network
+was cloned from the intermediate bot and then trained by proximal policy
+optimisation against itself, its past versions and the rule bots on the
+batched simulator (``python -m ohhell.learn``, docs/training.md); the file's
+``meta`` names the command, the seed and the training time.
+
+The file (``data/learned_pagat4.npz``) is an ``.npz`` of ``layer{i}.weight``
+(inputs x outputs) and ``layer{i}.bias``, input first, the policy scores
+last; ``value.weight`` / ``value.bias`` read the last hidden layer and give
+the expected points still to come this hand; ``meta`` is a JSON text. Play
+needs NumPy only (the ``research`` extra).
+
+It was trained at a 4-player table under pagat's scoring, and plays best
+there. Its first layer reads the full encoding (every table size and rule
+set), with weights only where the training table had fields, so at other
+tables it plays legally from what it knows, not from training there.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from .. import Action, ChangeBid, Observation
+
+FORMAT: Final = "ohhell-policy 2"
+DEFAULT_FILE: Final = "learned_pagat4.npz"
+
+_NEEDS_NUMPY: Final = (
+    "the learned bot runs its network with NumPy, which is not installed; "
+    "install the research extra: python3 -m pip install -e '.[research]'"
+)
+
+
+class NetPolicy:
+    """A policy file in memory: ``scores`` for full encodings, ``value`` too."""
+
+    def __init__(
+        self, layers: Sequence[tuple[Any, Any]], value: tuple[Any, Any] | None, meta: dict[str, Any]
+    ) -> None:
+        import numpy as np
+
+        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+        self.value_head = None if value is None else tuple(np.asarray(a, np.float32) for a in value)
+        for w, b in self.layers:
+            w.setflags(write=False)  # shared by every bot that loads the file
+            b.setflags(write=False)
+        self.meta = meta
+
+    @property
+    def inputs(self) -> int:
+        return int(self.layers[0][0].shape[0])
+
+    @property
+    def actions(self) -> int:
+        return int(self.layers[-1][0].shape[1])
+
+    def _hidden(self, x: Any, first: Any = None) -> Any:
+        import numpy as np
+
+        h = np.asarray(x, np.float32)
+        for i, (w, b) in enumerate(self.layers[:-1]):
+            h = np.maximum(h @ (w if i or first is None else first) + b, 0)
+        return h
+
+    def scores(self, x: Any, first: Any = None) -> Any:
+        """Action scores for full encodings ``x`` ([..., inputs]); ``first``
+        replaces the first layer's weight (a compact form's rows of it)."""
+        w, b = self.layers[-1]
+        return self._hidden(x, first) @ w + b
+
+    def scores_and_value(self, x: Any, first: Any = None) -> tuple[Any, Any]:
+        h = self._hidden(x, first)
+        w, b = self.layers[-1]
+        if self.value_head is None:
+            raise ValueError("this policy file has no value head")
+        vw, vb = self.value_head
+        return h @ w + b, (h @ vw + vb)[..., 0]
+
+
+class LearnedBot:
+    """Plays the legal action its network scores highest (see the module)."""
+
+    def __init__(self, name: str = "learned", path: str | Path | None = None) -> None:
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            raise ImportError(_NEEDS_NUMPY) from None
+        self.name = name
+        self.policy = load_policy(path)
+
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]  # every Devil's Bridge play too: nothing to weigh
+        from ..env.encoding import action_id, encode
+
+        by_id: dict[int, Action] = {}
+        for a in legal:
+            try:
+                by_id[action_id(a)] = a
+            except ValueError:  # an action the policy's space has no id for
+                continue
+        by_id = {i: a for i, a in by_id.items() if i < self.policy.actions}
+        if not by_id:
+            # R-BID-CHANGE: a seat that may only change its bid keeps it if it
+            # can, else moves it as little as possible.
+            current = obs.bids[obs.seat or 0] or 0
+            changes = [a for a in legal if isinstance(a, ChangeBid)]
+            return min(changes, key=lambda a: (abs(a.bid - current), a.bid))
+        scores = self.policy.scores(encode(obs))
+        best = max(by_id, key=lambda i: (float(scores[i]), -i))  # ties: the lower id
+        return by_id[best]
+
+
+def policy_path(path: str | Path | None = None) -> Path:
+    if path is not None:
+        return Path(path)
+    return Path(str(resources.files(__package__ or "ohhell.bots").joinpath("data", DEFAULT_FILE)))
+
+
+def load_policy(path: str | Path | None = None) -> NetPolicy:
+    """The policy in ``path`` (default: the shipped one), read once per file."""
+    return _load(str(policy_path(path).resolve()))
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: str) -> NetPolicy:
+    import numpy as np
+
+    from ..env.encoding import OBSERVATION_SIZE
+
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"])) if "meta" in data else {}
+        layers: list[tuple[Any, Any]] = []
+        while f"layer{len(layers)}.weight" in data:
+            i = len(layers)
+            layers.append((data[f"layer{i}.weight"], data[f"layer{i}.bias"]))
+        value = (data["value.weight"], data["value.bias"]) if "value.weight" in data else None
+    if meta.get("format") != FORMAT:
+        raise ValueError(
+            f"{path} is not a policy file of the form {FORMAT!r} (meta format {meta.get('format')!r})"
+        )
+    if not layers:
+        raise ValueError(f"{path} holds no policy layers (layer0.weight, layer0.bias, ...)")
+    if layers[0][0].shape[0] != OBSERVATION_SIZE:
+        raise ValueError(
+            f"{path} reads {layers[0][0].shape[0]} inputs; a policy reads the {OBSERVATION_SIZE}-value observation"
+        )
+    return NetPolicy(layers, value, meta)
