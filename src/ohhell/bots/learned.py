@@ -10,8 +10,9 @@ batched simulator (``python -m ohhell.learn``, docs/training.md); the file's
 
 The file (``data/learned_pagat4.npz``) is an ``.npz`` of ``layer{i}.weight``
 (inputs x outputs) and ``layer{i}.bias``, input first, the policy scores
-last; ``value.weight`` / ``value.bias`` read the last hidden layer and give
-the expected points still to come this hand; ``meta`` is a JSON text. Play
+last; ``value{i}.weight`` / ``value{i}.bias`` are the value network of the
+same shape, giving the expected points still to come this hand / 10;
+``meta`` is a JSON text. Play
 needs NumPy only (the ``research`` extra).
 
 It was trained at a 4-player table under pagat's scoring, and plays best
@@ -45,13 +46,13 @@ class NetPolicy:
     """A policy file in memory: ``scores`` for full encodings, ``value`` too."""
 
     def __init__(
-        self, layers: Sequence[tuple[Any, Any]], value: tuple[Any, Any] | None, meta: dict[str, Any]
+        self, layers: Sequence[tuple[Any, Any]], value: Sequence[tuple[Any, Any]], meta: dict[str, Any]
     ) -> None:
         import numpy as np
 
         self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
-        self.value_head = None if value is None else tuple(np.asarray(a, np.float32) for a in value)
-        for w, b in self.layers:
+        self.value_layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in value]
+        for w, b in self.layers + self.value_layers:
             w.setflags(write=False)  # shared by every bot that loads the file
             b.setflags(write=False)
         self.meta = meta
@@ -64,27 +65,29 @@ class NetPolicy:
     def actions(self) -> int:
         return int(self.layers[-1][0].shape[1])
 
-    def _hidden(self, x: Any, first: Any = None) -> Any:
-        import numpy as np
-
-        h = np.asarray(x, np.float32)
-        for i, (w, b) in enumerate(self.layers[:-1]):
-            h = np.maximum(h @ (w if i or first is None else first) + b, 0)
-        return h
-
     def scores(self, x: Any, first: Any = None) -> Any:
         """Action scores for full encodings ``x`` ([..., inputs]); ``first``
         replaces the first layer's weight (a compact form's rows of it)."""
-        w, b = self.layers[-1]
-        return self._hidden(x, first) @ w + b
+        return _run(self.layers, x, first)
 
-    def scores_and_value(self, x: Any, first: Any = None) -> tuple[Any, Any]:
-        h = self._hidden(x, first)
-        w, b = self.layers[-1]
-        if self.value_head is None:
-            raise ValueError("this policy file has no value head")
-        vw, vb = self.value_head
-        return h @ w + b, (h @ vw + vb)[..., 0]
+    def value(self, x: Any, first: Any = None) -> Any:
+        """The points the seat can expect from the rest of this hand, divided
+        by 10 as trained, for full encodings ``x``."""
+        if not self.value_layers:
+            raise ValueError("this policy file has no value network")
+        return _run(self.value_layers, x, first)[..., 0]
+
+
+def _run(layers: Sequence[tuple[Any, Any]], x: Any, first: Any) -> Any:
+    import numpy as np
+
+    h = np.asarray(x, np.float32)
+    last = len(layers) - 1
+    for i, (w, b) in enumerate(layers):
+        h = h @ (first if i == 0 and first is not None else w) + b
+        if i < last:
+            h = np.maximum(h, 0)
+    return h
 
 
 class LearnedBot:
@@ -145,7 +148,10 @@ def _load(path: str) -> NetPolicy:
         while f"layer{len(layers)}.weight" in data:
             i = len(layers)
             layers.append((data[f"layer{i}.weight"], data[f"layer{i}.bias"]))
-        value = (data["value.weight"], data["value.bias"]) if "value.weight" in data else None
+        value: list[tuple[Any, Any]] = []
+        while f"value{len(value)}.weight" in data:
+            i = len(value)
+            value.append((data[f"value{i}.weight"], data[f"value{i}.bias"]))
     if meta.get("format") != FORMAT:
         raise ValueError(
             f"{path} is not a policy file of the form {FORMAT!r} (meta format {meta.get('format')!r})"

@@ -23,7 +23,7 @@ import torch
 
 from .. import PRESETS
 from ..env.batch import BatchSimulator
-from .arena import Arena, NetOpponent, alternate, self_play
+from .arena import Arena, BotArena, NetOpponent, alternate, self_play
 from .clone import Decisions, fit, record
 from .net import PolicyValueNet, from_state, save_policy_file, state_of
 from .ppo import Settings, snapshot, train
@@ -48,10 +48,9 @@ def _arenas(args: argparse.Namespace, net: PolicyValueNet, past: list[PolicyValu
         sim = BatchSimulator(args.league_games, args.preset, seed=seed * 1000 + 98)
         opponent = NetOpponent(past[-1], name="past", device=args.device)
         arenas.append(Arena(sim, [opponent], seating=alternate(1), seed=seed * 1000 + 98, name="league"))
-    for name in args.bots:
-        from ..env.batch_bots import bot_arena  # type: ignore[import-not-found]
-
-        arenas.append(bot_arena(name, args, seed))
+    for k, name in enumerate(args.bots):
+        sim = BatchSimulator(args.bot_games, args.preset, seed=seed * 1000 + 90 + k)
+        arenas.append(BotArena(sim, name, seed=seed * 1000 + 90 + k))
     return arenas
 
 
@@ -70,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=2048)
     p.add_argument("--league-games", type=int, default=512)
     p.add_argument("--league-every", type=int, default=20, help="iterations between league snapshots")
-    p.add_argument("--bots", nargs="*", default=[], help="rule bots to train against as well")
+    p.add_argument("--bots", nargs="*", default=[], help="shipped bots to train against as well")
+    p.add_argument("--bot-games", type=int, default=64, help="games against each of --bots (they run in Python)")
     p.add_argument("--steps", type=int, default=64)
     p.add_argument("--lr", type=float, default=2e-4)
     p.add_argument("--entropy", type=float, default=0.003)

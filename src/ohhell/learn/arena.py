@@ -156,3 +156,34 @@ class Arena:
             "games": self.sim.num_games,
             "opponents": [o.name for o in self.opponents],
         }
+
+
+class BotArena(Arena):
+    """The learner against a shipped bot (``get_bot`` name) that runs beside
+    the batch on shadow games (``env.batch_bots``), seated as a duplicate
+    tournament of two bots seats them: the learner in every other seat. Seats
+    stay as drawn for the arena's life (the shadow games follow fixed
+    lineups); half the games start the learner at seat 0, half at seat 1."""
+
+    def __init__(self, sim: BatchSimulator, bot: str, seed: int = 0, name: str | None = None) -> None:
+        from ..env.batch_bots import BatchBots
+
+        super().__init__(sim, [], seating=alternate(1), seed=seed, name=name or bot)
+        n = sim.players
+        self.roles[:] = 1
+        for g in range(sim.num_games):
+            self.roles[g, g % 2 :: 2] = 0
+        lineups = [{s: bot for s in range(n) if self.roles[g, s] != 0} for g in range(sim.num_games)]
+        self.bots = BatchBots(sim, lineups, seed=seed)
+        self.bot_name = bot
+
+    def opponents_act(self, actions: IP, role: IP) -> None:
+        games = np.flatnonzero(role != 0)
+        if len(games):
+            actions[games] = self.bots.actions(games)
+
+    def step(self, actions: IP) -> None:
+        self.bots.step(actions)
+
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "opponents": [self.bot_name]}

@@ -28,17 +28,25 @@ from ..bots.learned import FORMAT
 from .compact import compact_index, full_size
 
 
+def _mlp(inputs: int, hidden: Sequence[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    width = inputs
+    for h in hidden:
+        layers += [nn.Linear(width, h), nn.ReLU()]
+        width = h
+    return nn.Sequential(*layers)
+
+
 class PolicyValueNet(nn.Module):
-    """Hidden ReLU layers, then a policy head (one score per action id) and a value head."""
+    """Two ReLU networks of the same shape: one scores the action ids, one
+    gives the value. They share nothing, so fitting the value (after cloning,
+    before the policy moves) leaves the cloned policy exactly as it was."""
 
     def __init__(self, inputs: int, actions: int, hidden: Sequence[int] = (256, 256)) -> None:
         super().__init__()
-        layers: list[nn.Module] = []
-        width = inputs
-        for h in hidden:
-            layers += [nn.Linear(width, h), nn.ReLU()]
-            width = h
-        self.trunk = nn.Sequential(*layers)
+        width = hidden[-1] if hidden else inputs
+        self.trunk = _mlp(inputs, hidden)
+        self.value_trunk = _mlp(inputs, hidden)
         self.policy = nn.Linear(width, actions)
         self.value = nn.Linear(width, 1)
         self.inputs, self.actions, self.hidden = inputs, actions, tuple(hidden)
@@ -48,8 +56,7 @@ class PolicyValueNet(nn.Module):
         nn.init.zeros_(self.policy.bias)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.trunk(x)
-        return self.policy(h), self.value(h).squeeze(-1)
+        return self.policy(self.trunk(x)), self.value(self.value_trunk(x)).squeeze(-1)
 
 
 def masked(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -57,9 +64,9 @@ def masked(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(mask == 0, -1e9)
 
 
-def layers_of(net: PolicyValueNet) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
-    """(weight inputs x outputs, bias) of each layer, input first, the policy head last."""
-    linears = [m for m in net.trunk if isinstance(m, nn.Linear)] + [net.policy]
+def layers_of(trunk: nn.Sequential, head: nn.Linear) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
+    """(weight inputs x outputs, bias) of each layer, input first, the head last."""
+    linears = [m for m in trunk if isinstance(m, nn.Linear)] + [head]
     return [(m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy()) for m in linears]
 
 
@@ -69,20 +76,19 @@ def save_policy_file(path: str | Path, net: PolicyValueNet, rules: Any, meta: di
     The first layer's rows move to the full encoding's positions; float16
     keeps the file small (the scores move by about 1e-3, far below the gaps
     between moves worth telling apart)."""
-    layers = layers_of(net)
-    w0, b0 = layers[0]
-    full = np.zeros((full_size(), w0.shape[1]), np.float32)
-    full[compact_index(rules)] = w0
-    layers[0] = (full, b0)
-    value = net.value
+    index = compact_index(rules)
     arrays: dict[str, Any] = {
         "meta": np.array(json.dumps({"format": FORMAT, "activation": "relu", **meta}, sort_keys=True))
     }
-    for i, (w, b) in enumerate(layers):
-        arrays[f"layer{i}.weight"] = np.asarray(w, np.float16)
-        arrays[f"layer{i}.bias"] = np.asarray(b, np.float32)
-    arrays["value.weight"] = value.weight.detach().cpu().numpy().T.astype(np.float16)
-    arrays["value.bias"] = value.bias.detach().cpu().numpy().astype(np.float32)
+    for prefix, trunk, head in (("layer", net.trunk, net.policy), ("value", net.value_trunk, net.value)):
+        layers = layers_of(trunk, head)
+        w0, b0 = layers[0]
+        full = np.zeros((full_size(), w0.shape[1]), np.float32)
+        full[index] = w0
+        layers[0] = (full, b0)
+        for i, (w, b) in enumerate(layers):
+            arrays[f"{prefix}{i}.weight"] = np.asarray(w, np.float16)
+            arrays[f"{prefix}{i}.bias"] = np.asarray(b, np.float32)
     np.savez_compressed(path, **arrays)
 
 
