@@ -3,7 +3,10 @@
 Prints JSON (for machines) and a short table. A learner (uniformly random
 here, drawn by the simulator) holds seat 0 of every game and a shipped bot
 the other seats (``ohhell.env.batch_bots.BatchBots``); each batch step is the
-learner's action or a bot's in each game. Timed apart: the bots' decisions
+learner's action or a bot's in each game. A bot's cost depends on the hand
+size and on the point of the hand, so each run is whole episodes of every
+game: one deal of each size asked (``--hand-sizes``; 0 is a whole match,
+about 100,000 bot decisions at 256 games). Timed apart: the bots' decisions
 (``BatchBots.fill``: ``observe`` of the seat and the bot's ``choose``, of which
 ``choose`` alone is timed too) and the step (``BatchBots.step``: the
 simulator's step and the same action in every shadow ``GameState``; the
@@ -14,8 +17,8 @@ the system allows; each figure is the best of ``--repeats`` runs, by the wall
 clock and by this process's CPU time (on a shared machine the CPU-time rate is
 the one an idle core would give).
 
-    python bench/batch_bots.py [--bots beginner,intermediate] [--batch 256] [--decisions 5000]
-                               [--preset pagat] [--hand-size 0] [--repeats 3] [--core N]
+    python bench/batch_bots.py [--bots beginner,intermediate] [--batch 256] [--hand-sizes 1,5,10]
+                               [--preset pagat] [--players 4] [--repeats 3] [--core N]
 """
 
 from __future__ import annotations
@@ -56,14 +59,15 @@ class Timed:
         return action
 
 
-def run_once(bots: BatchBots, timed: Timed, decisions: int, rng: np.random.Generator) -> dict[str, Any]:
-    """Batch steps until ``decisions`` bot decisions; time spent in each part."""
+def run_once(bots: BatchBots, timed: Timed, rng: np.random.Generator, steps: int = 0) -> dict[str, Any]:
+    """Batch steps until every game has finished an episode (or ``steps``
+    steps, for a warm-up); the decisions made and the time spent in each part."""
     sim = bots.sim
     wall, cpu = time.perf_counter, time.process_time
     spent = {"wall": {"fill": 0.0, "step": 0.0}, "cpu": {"fill": 0.0, "step": 0.0}}
     timed.wall = timed.cpu = 0.0
-    made = game_steps = 0
-    while made < decisions:
+    made = game_steps = ended = 0
+    while ended < sim.num_games if not steps else game_steps < steps * sim.num_games:
         learner = sim.random_actions(rng)
         made += int(bots.to_act_mask().sum())
         w0, c0 = wall(), cpu()
@@ -76,6 +80,7 @@ def run_once(bots: BatchBots, timed: Timed, decisions: int, rng: np.random.Gener
         spent["cpu"]["fill"] += c1 - c0
         spent["cpu"]["step"] += c2 - c1
         game_steps += sim.num_games
+        ended += int(sim.terminations.sum())
     spent["wall"]["choose"] = timed.wall
     spent["cpu"]["choose"] = timed.cpu
     return {"decisions": made, "game_steps": game_steps, "spent": spent}
@@ -94,22 +99,21 @@ def sim_step_seconds(sim: BatchSimulator, batch_steps: int, seed: int) -> tuple[
     return w, c
 
 
-def bench_bot(
-    name: str, batch: int, decisions: int, repeats: int, options: dict[str, Any], seed: int
-) -> dict[str, Any]:
-    sim = BatchSimulator(batch, seed=seed, **options)
+def bench_bot(name: str, batch: int, repeats: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
     timed = Timed(get_bot(name))
-    bots = BatchBots(sim, {s: timed for s in range(1, sim.players)}, seed=seed)
-    rng = np.random.default_rng(seed)
-    run_once(bots, timed, max(decisions // 10, 1), rng)  # warm up: imports, caches, the first deals
-    runs = [run_once(bots, timed, decisions, rng) for _ in range(repeats)]
-    result: dict[str, Any] = {"bot": name, "batch": batch}
+
+    def fresh() -> BatchBots:
+        sim = BatchSimulator(batch, seed=seed, **options)
+        return BatchBots(sim, {s: timed for s in range(1, sim.players)}, seed=seed)
+
+    run_once(fresh(), timed, np.random.default_rng(seed), steps=8)  # warm up: imports, caches
+    # Each run plays the same deals from their start, so the runs differ only by the machine.
+    runs = [run_once(fresh(), timed, np.random.default_rng(seed)) for _ in range(repeats)]
+    made, steps = runs[0]["decisions"], runs[0]["game_steps"]
+    result: dict[str, Any] = {"bot": name, "batch": batch, "decisions_timed": made, "game_steps_timed": steps}
     for clock in ("wall", "cpu"):
         # The best run by each clock: other work on the machine only slows a run.
-        best = min(
-            runs, key=lambda r: (r["spent"][clock]["fill"] + r["spent"][clock]["step"]) / r["decisions"]
-        )
-        s, made, steps = best["spent"][clock], best["decisions"], best["game_steps"]
+        s = min((r["spent"][clock] for r in runs), key=lambda t: t["fill"] + t["step"])
         plain = sim_step_seconds(BatchSimulator(batch, seed=seed, **options), steps // batch, seed)
         sim_s = plain[0] if clock == "wall" else plain[1]
         suffix = "" if clock == "wall" else "_cpu"
@@ -122,7 +126,6 @@ def bench_bot(
         # cost beyond the simulator's own, per game step.
         result[f"us_shadow_per_game_step{suffix}"] = max(s["step"] - sim_s, 0.0) / steps * 1e6
         result[f"game_steps_per_s{suffix}"] = steps / (s["fill"] + s["step"])
-    result["decisions_timed"] = runs[0]["decisions"]
     return result
 
 
@@ -130,12 +133,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--bots", default="beginner,intermediate", help="bot names, comma-separated")
     parser.add_argument("--batch", type=int, default=256, help="games in the batch")
-    parser.add_argument("--decisions", type=int, default=5000, help="bot decisions timed per run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per bot (the best counts)")
     parser.add_argument("--preset", default="pagat")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument(
-        "--hand-size", type=int, default=0, help="one hand of this size an episode; 0: whole matches"
+        "--hand-sizes", default="1,5,10", help="one deal of each size an episode; 0: whole matches"
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -144,13 +146,14 @@ def main() -> None:
     args = parser.parse_args()
 
     core = pin_to_one_core(args.core)
-    options: dict[str, Any] = {"preset": args.preset, "players": args.players}
-    if args.hand_size:
-        options["single_deal"] = args.hand_size
-    rows = [
-        bench_bot(name.strip(), args.batch, args.decisions, args.repeats, options, args.seed)
-        for name in args.bots.split(",")
-    ]
+    rows = []
+    for size in (int(x) for x in args.hand_sizes.split(",")):
+        options: dict[str, Any] = {"preset": args.preset, "players": args.players}
+        if size:
+            options["single_deal"] = size
+        for name in args.bots.split(","):
+            row = bench_bot(name.strip(), args.batch, args.repeats, options, args.seed)
+            rows.append({"hand_size": size or "match"} | row)
     out = {
         "machine": {
             "cores_on_machine": os.cpu_count(),
@@ -159,16 +162,15 @@ def main() -> None:
             "numpy": np.__version__,
             "cpu": cpu_name(),
         },
-        "game": options,
+        "game": {"preset": args.preset, "players": args.players},
         "learner": "seat 0, random; bots at the other seats",
         "results": rows,
     }
     print(json.dumps(out, indent=2))
     print()
-    episode = f"one {args.hand_size}-card hand" if args.hand_size else "whole matches"
-    print(f"{args.preset}, {args.players} players, {episode}; batch {args.batch}; one core")
-    head = ("bot", "dec/s", "cpu dec/s", "us/dec", "choose", "observe", "shadow/step", "game steps/s")
-    print(f"{head[0]:<14}" + "".join(f"{h:>13}" for h in head[1:]))
+    print(f"{args.preset}, {args.players} players; batch {args.batch}; one core; whole episodes timed")
+    head = ("hand", "bot", "dec/s", "cpu dec/s", "us/dec", "choose", "observe", "shadow/step", "steps/s")
+    print(f"{head[0]:>6} {head[1]:<14}" + "".join(f"{h:>12}" for h in head[2:]))
     for r in rows:
         values = (
             f"{r['decisions_per_s']:,.0f}",
@@ -179,12 +181,12 @@ def main() -> None:
             f"{r['us_shadow_per_game_step_cpu']:.1f}",
             f"{r['game_steps_per_s_cpu']:,.0f}",
         )
-        print(f"{r['bot']:<14}" + "".join(f"{v:>13}" for v in values))
+        print(f"{r['hand_size']!s:>6} {r['bot']:<14}" + "".join(f"{v:>12}" for v in values))
     print(
-        "dec/s: bot decisions a second (observe + choose) by the wall clock; cpu dec/s and the rest: by "
-        "CPU time;\nus/dec: microseconds a decision, of which choose and observe (+ checks); shadow/step: "
-        "microseconds a game\nstep to keep its GameState; game steps/s: learner's and bots' steps, bots' "
-        "time included"
+        "hand: cards a deal (one deal an episode); dec/s: bot decisions a second (observe + choose) by the "
+        "wall clock;\ncpu dec/s and the rest: by CPU time; us/dec: microseconds a decision, of which choose "
+        "and observe (+ checks);\nshadow/step: microseconds a game step to keep its GameState; steps/s: "
+        "game steps a second, learner's\nand bots', bots' time included"
     )
 
 
