@@ -9,6 +9,8 @@ same seed gives the same games; and an intermediate bot is a real opponent.
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,8 +33,11 @@ from ohhell import (  # noqa: E402
 )
 from ohhell.bots import IllegalBotActionError, get_bot  # noqa: E402
 from ohhell.env.batch import BatchSimulator  # noqa: E402
-from ohhell.env.batch_bots import BatchBots, DriftError, start_state  # noqa: E402
+from ohhell.env.batch_bots import BatchBots, DriftError, start_match  # noqa: E402
 from ohhell.env.encoding import action_from_id, action_mask  # noqa: E402
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+HEADING = "### Shipped bots as opponents"
 
 # Short schedules, so that matches end within the steps, each with a rule the
 # shadow games must follow.
@@ -232,7 +237,7 @@ def test_errors_say_what_went_wrong() -> None:
     with pytest.raises(DriftError):
         bots.check()
     with pytest.raises(ValueError, match="under way"):
-        start_state(sim, 0)
+        start_match(sim, 0)
     bots.reset()
     bots.check()
 
@@ -256,3 +261,17 @@ def test_get_bot_objects_and_names_mix() -> None:
     assert len(actions) == 2
     bots.step(actions)
     bots.check()
+
+
+def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The section's example, in docs/batch_bots.md or wherever docs/ holds it (docs/env.md)."""
+    texts = [p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*.md"))]
+    text = next(t for t in texts if HEADING in t)
+    start = text.index(HEADING)
+    end = text.find("\n#", start + len(HEADING))
+    section = text[start : end if end > 0 else len(text)]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs", "exec"), {})
+    assert "the learner's mean score" in capsys.readouterr().out

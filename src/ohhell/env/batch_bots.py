@@ -15,8 +15,9 @@
 A ``BatchSimulator`` game is a few numbers in arrays; a shipped bot
 (``ohhell.bots.get_bot``) is Python that reads one seat's ``Observation``. So
 ``BatchBots`` keeps a core ``GameState`` beside each game it follows (all
-games, or the ones given), started from the simulator's dealer and deal and
-fed the same actions, and asks a bot for ``observe(state, seat)`` of its seat:
+games, or the ones given), held by its referee (``ohhell.Match``, the one
+driver of a match), started from the simulator's dealer and deal and fed the
+same actions, and asks a bot for ``observe(state, seat)`` of its seat:
 exactly what that seat would see at a real table, no more (the bot never sees
 the arrays, other seats' hands or the pack). Every step goes through
 ``BatchBots.step``, which steps the simulator and then applies the same
@@ -31,8 +32,8 @@ for a share of its batch.
 R-BID-CHANGE: the batch has no bid-change ids today, and no bot is asked
 about a change. Should the simulator gain a bid-change window (ids 76..93
 change the bid to 0..17, 94 keeps it; ``sim.action_size > 76``), a bot seat
-asked in that window keeps its bid (id 94), and a learner's change is applied
-to the shadow game as the core's ``ChangeBid``.
+asked in that window keeps its bid (id 94, ``Match.keep_bid``), and a
+learner's change goes to the shadow game as the core's ``ChangeBid``.
 """
 
 from __future__ import annotations
@@ -50,10 +51,9 @@ from .. import (
     ChangeBid,
     DrawForDealer,
     GameState,
+    Match,
     Observation,
     Phase,
-    apply,
-    new_game,
     observe,
     seats_to_ask,
 )
@@ -83,22 +83,34 @@ def draw_for(dealer: int, players: int) -> DrawForDealer:
     return DrawForDealer(tuple(ALL_CARDS[-1] if s == dealer else low[s] for s in range(players)))
 
 
-def start_state(sim: BatchSimulator, game: int) -> GameState:
-    """A ``GameState`` at the start of ``game``'s current match (its first
-    dealer and first deal), to replay that game's actions into.
+def start_match(sim: BatchSimulator, game: int) -> Match:
+    """The referee (``ohhell.Match``) of ``game``'s current match at its start:
+    its first dealer and first deal, ready for that game's actions.
 
     The game must not have been played yet in this match: a batch keeps no
-    log, so a match under way cannot be replayed (``ValueError`` says so)."""
+    log, so a match under way cannot be replayed (``ValueError`` says so).
+    Chance is the batch's: the match is given each deal (``sim.deal_action``)
+    and never shuffles itself."""
     if sim.number[game] != 0 or sim.bid_count[game] != 0 or sim.phase[game] == OVER:
         raise ValueError(
             f"game {game} is under way (hand {int(sim.number[game])}, {int(sim.bid_count[game])} bids): "
             "a shadow game starts with its match"
         )
-    state = new_game(sim.rules)
+    # No turn tracking and a still clock: nobody waits on a shadow game, and
+    # its bid-change window is closed by the batch's actions, not by time.
+    match = Match.new(sim.rules, _batch_chance, track_turns=False, clock=_still)
     if sim.rules.first_dealer is None:
-        apply(state, draw_for(int(sim.first_dealer[game]), sim.players))
-    apply(state, sim.deal_action(game))
-    return state
+        match.submit(draw_for(int(sim.first_dealer[game]), sim.players))
+    match.submit(sim.deal_action(game))
+    return match
+
+
+def _batch_chance(state: GameState) -> random.Random:
+    raise RuntimeError("a shadow game's chance is the batch's: submit sim.deal_action(game)")
+
+
+def _still() -> float:
+    return 0.0
 
 
 class DriftError(RuntimeError):
@@ -153,7 +165,7 @@ class BatchBots:
         self._rngs: dict[int, random.Random] = {
             g: random.Random(int(streams[g].generate_state(1, np.uint64)[0])) for g in self.games.tolist()
         }
-        self._states: dict[int, GameState] = {g: start_state(sim, g) for g in self.games.tolist()}
+        self._matches: dict[int, Match] = {g: start_match(sim, g) for g in self.games.tolist()}
         self._followed: B8 = np.zeros(b, np.bool_)
         self._followed[self.games] = True
 
@@ -161,13 +173,17 @@ class BatchBots:
 
     def state(self, game: int) -> GameState:
         """The shadow ``GameState`` of a game followed (read it; do not change it)."""
-        return self._states[game]
+        return self._matches[game].state
+
+    def match(self, game: int) -> Match:
+        """The referee of a game followed (read it; ``step`` is what moves it)."""
+        return self._matches[game]
 
     def observation(self, game: int, seat: int | None = None) -> Observation:
         """``observe`` of a game followed, for ``seat`` or the seat the batch asks."""
         if seat is None:
             seat = int(self.sim.to_act[game])
-        return observe(self._states[game], seat)
+        return observe(self._matches[game].state, seat)
 
     def to_act_mask(self) -> B8:
         """[B] bool: a bot plays the seat each game asks now."""
@@ -193,7 +209,7 @@ class BatchBots:
             bot = self._bots[g][seat] if seat >= 0 else None
             if bot is None:
                 raise ValueError(f"game {g} asks seat {seat}, which no bot plays here")
-            state = self._states[g]
+            state = self._matches[g].state
             if sim.action_size > CHANGE_BASE and seat not in seats_to_ask(state):
                 out[i] = KEEP_BID  # R-BID-CHANGE: a right no bot is made to use
                 continue
@@ -234,21 +250,23 @@ class BatchBots:
         wide = sim.action_size > CHANGE_BASE
         ended, dealt = sim.terminations, sim.new_hand
         for g, seat, aid in zip(idx.tolist(), seats.tolist(), a[idx].tolist(), strict=True):
-            state = self._states[g]
-            if wide and aid >= CHANGE_BASE:
-                if aid != KEEP_BID:  # R-BID-CHANGE; keeping is no action in the core
-                    apply(state, ChangeBid(seat, aid - CHANGE_BASE))
+            match = self._matches[g]
+            if not wide or aid < CHANGE_BASE:
+                match.submit(_action(aid, seat))
+            elif aid == KEEP_BID:
+                match.keep_bid(seat)  # R-BID-CHANGE: the next bidder need not wait
             else:
-                apply(state, _action(aid, seat))
+                match.submit(ChangeBid(seat, aid - CHANGE_BASE))
             if ended[g]:
-                if not state.is_over:
+                if not match.is_over:
                     raise DriftError(f"game {g}: the batch ended the match, the shadow game did not")
                 if sim.autoreset:
-                    self._states[g] = start_state(sim, g)
+                    self._matches[g] = start_match(sim, g)
             elif dealt[g]:
-                if state.phase is not Phase.DEAL:
-                    raise DriftError(f"game {g}: the batch dealt a hand, the shadow game is in {state.phase}")
-                apply(state, sim.deal_action(g))
+                phase = match.state.phase
+                if phase is not Phase.DEAL:
+                    raise DriftError(f"game {g}: the batch dealt a hand, the shadow game is in {phase}")
+                match.submit(sim.deal_action(g))
 
     def reset(self, seed: int | None = None, games: npt.ArrayLike | None = None) -> None:
         """``sim.reset(seed, games)`` and new shadow games for the games followed
@@ -256,8 +274,8 @@ class BatchBots:
         self.sim.reset(seed=seed, games=games)
         idx = self.games if games is None else _indices(games, self.sim.num_games)
         for g in idx.tolist():
-            if g in self._states:
-                self._states[g] = start_state(self.sim, g)
+            if g in self._matches:
+                self._matches[g] = start_match(self.sim, g)
 
     def check(self, games: npt.ArrayLike | None = None) -> None:
         """Raise ``DriftError`` if a shadow game (of ``games``, default all
@@ -266,7 +284,7 @@ class BatchBots:
         sim = self.sim
         idx = self.games if games is None else _indices(games, sim.num_games)
         for g in idx.tolist():
-            state = self._states[g]
+            state = self._matches[g].state
             seat = int(sim.to_act[g])
             asked = seats_to_ask(state)
             if (seat >= 0 and seat not in asked and state.change_seat != seat) or (seat < 0 and asked):
@@ -311,4 +329,4 @@ def _indices(games: npt.ArrayLike | None, num_games: int) -> IP:
     return out
 
 
-__all__ = ["CHANGE_BASE", "KEEP_BID", "BatchBots", "DriftError", "draw_for", "start_state"]
+__all__ = ["CHANGE_BASE", "KEEP_BID", "BatchBots", "DriftError", "draw_for", "start_match"]
