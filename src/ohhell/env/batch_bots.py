@@ -128,7 +128,8 @@ class BatchBots:
     lineups is one bot object (bots keep no state between decisions). Each
     game's bots draw from their own ``random.Random``, seeded from ``seed``
     and the game's index, so a run with the same seed and the same learner
-    actions repeats itself. Every game followed must be at the start of a
+    actions repeats itself (for bots that choose from the observation and
+    the generator alone: not ``expert`` on a time budget; give it ``worlds``). Every game followed must be at the start of a
     match (as after ``sim.reset``).
     """
 
