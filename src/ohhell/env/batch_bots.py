@@ -129,8 +129,9 @@ class BatchBots:
     game's bots draw from their own ``random.Random``, seeded from ``seed``
     and the game's index, so a run with the same seed and the same learner
     actions repeats itself (for bots that choose from the observation and
-    the generator alone: not ``expert`` on a time budget; give it ``worlds``). Every game followed must be at the start of a
-    match (as after ``sim.reset``).
+    the generator alone: not ``expert`` on a time budget; give it
+    ``worlds``). Every game followed must be at the start of a match (as
+    after ``sim.reset``).
     """
 
     def __init__(
@@ -157,7 +158,9 @@ class BatchBots:
                 if not 0 <= seat < n:
                     raise ValueError(f"there is no seat {seat} at a {n}-player table")
                 if isinstance(bot, str):
-                    bot = named[bot] if bot in named else named.setdefault(bot, get_bot(bot))
+                    if bot not in named:
+                        named[bot] = get_bot(bot)
+                    bot = named[bot]
                 self._bots[g][seat] = bot
                 self.seat_mask[g, seat] = True
         # One stream per game of the whole batch, so a game's bots choose the
