@@ -91,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume:
         saved = torch.load(args.resume, weights_only=False)
         net = from_state(saved["net"])
+        # The file's meta tells the whole story: what this run went on from.
+        clone_info = {"resumed": str(args.resume), "before": saved.get("meta", {})}
     else:
         probe = BatchSimulator(1, args.preset)
         net = PolicyValueNet(probe.observation_size, ACTIONS, [int(h) for h in args.hidden.split(",")])

@@ -56,6 +56,8 @@ class Rollout:
     advantage: list[np.ndarray[Any, Any]] = field(default_factory=list)
     hands: int = 0
     points: float = 0.0  # the learner's points in the hands that ended
+    others_hands: int = 0
+    others_points: float = 0.0  # the opponents' points in the same hands
 
 
 @torch.no_grad()
@@ -120,6 +122,9 @@ def collect(net: PolicyValueNet, arena: Arena, steps: int, lam: float, device: s
                 mine_s = arena.roles[ended, s] == 0
                 out.points += float(sim.rewards[ended[has & mine_s], s].sum())
                 out.hands += int((has & mine_s).sum())
+                theirs = ended[~mine_s]
+                out.others_points += float(sim.rewards[theirs, s].sum())
+                out.others_hands += len(theirs)
             last[ended] = -1
     rewards, done = _grow(rewards, count), _grow(done, count)
     nxt = np.full(count, -1, np.intp)
@@ -236,10 +241,13 @@ def train(
         data = Rollout()
         per_arena = {}
         for arena in arenas:
-            before_hands, before_points = data.hands, data.points
+            before = (data.hands, data.points, data.others_hands, data.others_points)
             collect(net, arena, cfg.steps, cfg.lam, device, data)
-            hands = data.hands - before_hands
-            per_arena[arena.name] = (data.points - before_points) / hands if hands else float("nan")
+            hands = data.hands - before[0]
+            per_arena[arena.name] = (data.points - before[1]) / hands if hands else float("nan")
+            theirs = data.others_hands - before[2]
+            if theirs:
+                per_arena[arena.name + " (them)"] = (data.others_points - before[3]) / theirs
         t1 = time.perf_counter()
         stats = update(net, opt, data, cfg, device, gen)
         t2 = time.perf_counter()
