@@ -6,10 +6,15 @@ dtypes, SB3's same-step reset with ``terminal_observation``, the masks
 MaskablePPO reads, a run under SB3's own VecEnv wrappers (``VecMonitor``,
 ``VecNormalize``, ``VecCheckNan``), and ``check_env`` on a one-game view.
 Then MaskablePPO trains on it for a few hundred steps, predicts only legal
-actions, reproduces from its seed and plays against itself."""
+actions, reproduces from its seed and plays against itself, and the training
+example runs at a tiny size."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +37,8 @@ from ohhell.env.sb3 import OhHellSB3VecEnv, policy_opponent  # noqa: E402
 # One thread: the same floating-point sums every run, and no contention with
 # other tests on a small machine.
 torch.set_num_threads(1)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 HAND = 2
 """Two-card hands: an episode is one bid and two cards, so matches end often."""
@@ -286,3 +293,24 @@ def test_self_play_with_the_learners_own_policy() -> None:
     venv.set_opponent("random")
     with pytest.raises(ValueError, match="opponent"):
         venv.set_opponent("nobody")
+
+
+def test_the_batch_training_example_runs(tmp_path: Path) -> None:
+    out = tmp_path / "tiny.zip"
+    done = subprocess.run(
+        [
+            *(sys.executable, str(EXAMPLES / "train_batch_sb3.py")),
+            *("--steps", "256", "--games", "16", "--n-steps", "16", "--batch-size", "64", "--epochs", "1"),
+            *("--hand-size", "3", "--opponent", "self", "--out", str(out)),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    assert summary["decisions"] == 256 and summary["decisions_per_second"] > 0
+    model = MaskablePPO.load(out, device="cpu")
+    assert model.observation_space.shape == (OhHellSB3VecEnv(1).sim.observation_size,)
