@@ -314,3 +314,18 @@ def test_the_batch_training_example_runs(tmp_path: Path) -> None:
     assert summary["decisions"] == 256 and summary["decisions_per_second"] > 0
     model = MaskablePPO.load(out, device="cpu")
     assert model.observation_space.shape == (OhHellSB3VecEnv(1).sim.observation_size,)
+
+
+def test_a_frozen_opponent_stays_as_it_was() -> None:
+    venv = _venv(8, seed=7)
+    model = _model(venv, seed=3)
+    venv.reset()
+    obs, masks = venv.sim.observe(), venv.sim.action_mask()
+    frozen = policy_opponent(model, frozen=True, deterministic=True)
+    before = np.asarray(frozen(obs, masks))
+    assert np.array_equal(before, policy_opponent(model, deterministic=True)(obs, masks))
+    weights = torch.cat([p.detach().reshape(-1) for p in model.policy.parameters()])
+    venv.set_opponent(frozen)
+    model.learn(256)
+    assert not torch.equal(weights, torch.cat([p.detach().reshape(-1) for p in model.policy.parameters()]))
+    assert np.array_equal(np.asarray(frozen(obs, masks)), before)

@@ -33,6 +33,7 @@ and ``env_method`` calls it once and repeats its result per index, except
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -150,7 +151,7 @@ class OhHellSB3VecEnv(VecEnv):  # type: ignore[misc, unused-ignore]  # VecEnv is
         self.reset_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         return obs
 
-    def step_async(self, actions: np.ndarray) -> None:  # type: ignore[type-arg, unused-ignore]
+    def step_async(self, actions: npt.NDArray[Any]) -> None:
         a = np.asarray(actions)
         if a.shape != (self.num_envs,):
             # SB3 hands Discrete actions as (num_envs,); a column is the same choices
@@ -236,18 +237,29 @@ class OhHellSB3VecEnv(VecEnv):  # type: ignore[misc, unused-ignore]  # VecEnv is
 
 
 def policy_opponent(
-    model: Any, *, deterministic: bool = False, normalize: Callable[[F32], F32] | None = None
+    model: Any,
+    *,
+    frozen: bool = False,
+    deterministic: bool = False,
+    normalize: Callable[[F32], F32] | None = None,
 ) -> Policy:
     """An opponent that plays as ``model`` does: anything with MaskablePPO's
     ``predict(obs, action_masks=..., deterministic=...)``, such as the model
     itself or its ``policy``.
 
-    Given the learning model, the other seats play its current policy at every
-    step (self-play that follows the learner); given a copy
-    (``copy.deepcopy(model.policy)``), a frozen one. Each opponent sees its own
-    seat's observation, laid out as the learner's. ``normalize`` is applied to
-    the observations first: pass ``VecNormalize.normalize_obs`` when the
-    learner trains on normalised observations."""
+    The other seats then play the model's current policy at every step
+    (self-play that follows the learner). ``frozen=True`` takes a copy of the
+    model as it is now instead (saved and loaded again, so an SB3 model, not
+    a bare policy): it stays fixed while the learner moves on. Each opponent
+    sees its own seat's observation, laid out as the learner's.
+    ``normalize`` is applied to the observations first: pass
+    ``VecNormalize.normalize_obs`` when the learner trains on normalised
+    observations."""
+    if frozen:
+        buffer = io.BytesIO()
+        model.save(buffer)
+        buffer.seek(0)
+        model = type(model).load(buffer, device=model.device)
 
     def act(observations: F32, masks: I8) -> npt.ArrayLike:
         obs = observations if normalize is None else normalize(observations)
