@@ -19,3 +19,5 @@ if _missing("fpdf"):  # the pdf extra
     collect_ignore.append("ohhell/scoresheet.py")
 if _missing("pettingzoo", "gymnasium", "numpy"):  # the research extra
     collect_ignore.append("ohhell/env")
+if _missing("stable_baselines3"):  # the train extra: env/sb3.py subclasses its VecEnv
+    collect_ignore.append("ohhell/env/sb3.py")
