@@ -21,3 +21,5 @@ if _missing("pettingzoo", "gymnasium", "numpy"):  # the research extra
     collect_ignore.append("ohhell/env")
 if _missing("stable_baselines3"):  # the train extra: env/sb3.py subclasses its VecEnv
     collect_ignore.append("ohhell/env/sb3.py")
+if _missing("torch"):  # the train extra: the trainer is PyTorch
+    collect_ignore.append("ohhell/learn")
