@@ -416,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "settings": {k: v for k, v in vars(args).items() if k not in ("out", "checkpoint", "resume")},
-        "observation": "ohhell.env.encoding.encode (compact, 1162 values)",
+        "observation": "ohhell.encoding.encode (full, 1162 values)",
     }
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

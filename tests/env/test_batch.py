@@ -40,11 +40,7 @@ from ohhell import (  # noqa: E402
     seats_to_ask,
     sides,
 )
-from ohhell.env.batch import BID, OVER, TRUMP, BatchSimulator, random_legal  # noqa: E402
-from ohhell.env.batch_bits import popcount_by_halves  # noqa: E402
-from ohhell.env.batch_observe import batch_layout  # noqa: E402
-from ohhell.env.batch_vector import OhHellVectorEnv  # noqa: E402
-from ohhell.env.encoding import (  # noqa: E402
+from ohhell.encoding import (  # noqa: E402
     ACTION_SIZE,
     BID_BASE,
     LAYOUT,
@@ -53,6 +49,10 @@ from ohhell.env.encoding import (  # noqa: E402
     action_mask,
     encode,
 )
+from ohhell.env.batch import BID, OVER, TRUMP, BatchSimulator, random_legal  # noqa: E402
+from ohhell.env.batch_bits import popcount_by_halves  # noqa: E402
+from ohhell.env.batch_observe import batch_layout  # noqa: E402
+from ohhell.env.batch_vector import OhHellVectorEnv  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "env.md"
 

@@ -21,11 +21,13 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, render_test  # noqa: E402
 
+from ohhell import encoding  # noqa: E402
 from ohhell.cards import ALL_CARDS, Card  # noqa: E402
-from ohhell.env import encoding, oh_hell_v0  # noqa: E402
-from ohhell.env.encoding import (  # noqa: E402
+from ohhell.encoding import (  # noqa: E402
     ACTION_SIZE,
     BID_BASE,
+    CHANGE_BASE,
+    KEEP,
     LAYOUT,
     OBSERVATION_SIZE,
     PLAY_BLIND,
@@ -36,6 +38,7 @@ from ohhell.env.encoding import (  # noqa: E402
     encode,
     legal_action_ids,
 )
+from ohhell.env import oh_hell_v0  # noqa: E402
 from ohhell.env.gym import OhHellGymEnv  # noqa: E402
 from ohhell.game import Bid, ChangeBid, GameState, NameTrump, Phase, Play, legal_actions  # noqa: E402
 from ohhell.view import Observation, can_see_hand, observe  # noqa: E402
@@ -265,14 +268,18 @@ def test_gym_same_seed_same_episode() -> None:
 
 
 def test_action_id_round_trip() -> None:
+    """The 95 ids: every one but KEEP is an action of the core (R-BID-CHANGE)."""
     for aid in range(ACTION_SIZE):
-        assert action_id(action_from_id(aid, 2)) == aid
+        if aid != KEEP:
+            assert action_id(action_from_id(aid, 2)) == aid
     assert action_from_id(5, 1) == Play(1, ALL_CARDS[5])
     assert action_from_id(PLAY_BLIND, 0) == Play(0, None)
     assert action_from_id(BID_BASE + 17, 3) == Bid(3, 17)
     assert action_from_id(TRUMP_BASE + 4, 3) == NameTrump(3, None)
-    with pytest.raises(ValueError, match="bid changes are not in the action space"):  # R-BID-CHANGE
-        action_id(ChangeBid(0, 1))
+    assert action_from_id(CHANGE_BASE + 2, 1) == ChangeBid(1, 2)  # R-BID-CHANGE
+    assert (CHANGE_BASE, KEEP, ACTION_SIZE) == (76, 94, 95)
+    with pytest.raises(ValueError, match="keep_bid"):  # keeping is the referee's, not an Action
+        action_from_id(KEEP, 0)
     with pytest.raises(ValueError, match="outside"):
         action_from_id(ACTION_SIZE, 0)
 

@@ -29,7 +29,7 @@ from ohhell import PRESETS, ChangeBid, Observation, make_rules  # noqa: E402
 from ohhell.bots import bot_names, get_bot, opponent_levels, play_match  # noqa: E402
 from ohhell.bots.ppo import DEFAULT_POLICY, PpoBot, load_policy, policy_path, save_policy, unsupported  # noqa: E402
 from ohhell.bots.tournament import run_tournament  # noqa: E402
-from ohhell.env.encoding import ACTION_SIZE, OBSERVATION_SIZE, action_id, encode  # noqa: E402
+from ohhell.encoding import ACTION_SIZE, OBSERVATION_SIZE, action_id, encode  # noqa: E402
 from ohhell.env.gym import OhHellGymEnv  # noqa: E402
 from ohhell.rules import Rules  # noqa: E402
 

@@ -41,10 +41,10 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from .. import ALL_CARDS, Card, Deal, Rules, hand_follows
+from ..encoding import ACTION_SIZE, BID_BASE, CHANGE_BASE, PLAY_BLIND, TRUMP_BASE, describe_action_id
 from .batch_bits import card_bits, popcount, random_legal, select_bit
 from .batch_observe import BATCH_PHASES, batch_layout, build_observation, observation_bounds
 from .batch_tables import BIDS, CARDS, NO_TRUMP, RuleTables, rule_tables
-from .encoding import ACTION_SIZE, BID_BASE, PLAY_BLIND, TRUMP_BASE, describe_action_id
 from .oh_hell_v0 import REWARDS, build_rules
 
 BID: Final = BATCH_PHASES["bid"]
@@ -315,7 +315,7 @@ class BatchSimulator:
             mask[d, BID_BASE : BID_BASE + t.bid_mask.shape[-1]] = self._bid_mask_f[row]
         named = self.phase == TRUMP
         if named.any():
-            mask[named, TRUMP_BASE:ACTION_SIZE] = 1
+            mask[named, TRUMP_BASE:CHANGE_BASE] = 1
         if agent is not None:
             mask[self._seats(agent) != self.to_act] = 0
         return mask
@@ -343,7 +343,7 @@ class BatchSimulator:
         u = rng.random(self.num_games)
         phase = self.phase
         cards = self._legal_cards()
-        count = np.where(phase == TRUMP, ACTION_SIZE - TRUMP_BASE, popcount(cards))
+        count = np.where(phase == TRUMP, CHANGE_BASE - TRUMP_BASE, popcount(cards))
         row = (self.size * n + np.minimum(self.bid_count, n - 1)) * t.bid_mask.shape[2] + self.bid_sum
         bidding = phase == BID
         count = np.where(bidding, self._bid_count_f[row], count)
@@ -413,7 +413,7 @@ class BatchSimulator:
             d = np.flatnonzero(in_bids)
             row = (self.size[g[d]] * n + self.bid_count[g[d]]) * t.bid_mask.shape[2] + self.bid_sum[g[d]]
             ok[d] = self._bid_mask_f[row, bid[d]] == 1
-        ok |= (phase == TRUMP) & (act >= TRUMP_BASE) & (act < ACTION_SIZE)
+        ok |= (phase == TRUMP) & (act >= TRUMP_BASE) & (act < CHANGE_BASE)
         if not ok.all():
             bad = np.flatnonzero(~ok)
             game = int(g[bad[0]])

@@ -41,7 +41,7 @@ from .. import (
     score_hand,
     sides,
 )
-from .encoding import MAX_HAND, TRUMP_CHOICES
+from ..encoding import MAX_HAND, TRUMP_CHOICES
 
 CARDS: Final = 52
 NO_TRUMP: Final = 4

@@ -44,8 +44,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from .. import Rules
+from ..encoding import ACTION_SIZE, describe_action_id
 from .batch import OVER, BatchSimulator
-from .encoding import ACTION_SIZE, describe_action_id
 from .gym import ILLEGAL
 
 F32 = npt.NDArray[np.float32]

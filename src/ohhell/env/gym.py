@@ -48,7 +48,7 @@ import numpy.typing as npt
 
 from .. import Rules
 from ..bots import Bot, get_bot
-from .encoding import ACTION_SIZE, action_id, describe_action_id, legal_action_ids
+from ..encoding import ACTION_SIZE, action_id, describe_action_id, legal_action_ids
 from .oh_hell_v0 import ObsDict, raw_env
 
 ILLEGAL: Final = ("penalty", "raise")

@@ -54,7 +54,7 @@ from .. import (
     sides,
 )
 from .. import sample_world as _sample_world
-from .encoding import (
+from ..encoding import (
     ACTION_SIZE,
     OBSERVATION_SIZE,
     action_from_id,
