@@ -4,9 +4,10 @@ and its Gymnasium vector environment.
 The agreement test replays the same random legal actions through a batch and
 through one ``GameState`` per game, over every preset and the options the
 batch plays, and compares at every step: the seat asked (``seats_to_ask``),
-the legal mask (``encoding.action_mask``), the observation (each field against
-``encoding.encode(observe(...))``), trick winners, the scores of every hand,
-the totals and the end of the match.
+the legal mask (``encoding.action_mask``), the observation (bit for bit
+``encoding.to_compact(encode(observe(...)))``, and ``to_full`` of it is
+``encode(...)``), trick winners, the scores of every hand, the totals and the
+end of the match.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ from ohhell.encoding import (  # noqa: E402
     action_from_id,
     action_mask,
     encode,
+    to_compact,
+    to_full,
 )
 from ohhell.env.batch import BID, OVER, TRUMP, BatchSimulator, random_legal  # noqa: E402
 from ohhell.env.batch_bits import popcount_by_halves  # noqa: E402
@@ -102,26 +105,16 @@ def _start(sim: BatchSimulator, game: int) -> GameState:
     return state
 
 
-def _encoded_fields(vector: Any, layout: dict[str, tuple[int, int]], n: int) -> dict[str, Any]:
-    """encode()'s fields cut to the batch layout: the first n (or n - 1) seats of each block."""
-    out = {}
-    for name, (a, b) in layout.items():
-        if name == "devils_bridge_now":
-            start = LAYOUT["rule_flags"][0] + 5
-            out[name] = vector[start : start + 1]
-            continue
-        start, end = LAYOUT[name]
-        out[name] = vector[start : start + (b - a)]
-        assert b - a <= end - start
-    return out
-
-
 def _check_view(sim: BatchSimulator, obs: Any, game: int, view: Observation) -> None:
-    want = _encoded_fields(encode(view), sim.layout, sim.players)
+    """The batch row is to_compact(encode(view)) and to_full of it is encode(view),
+    bit for bit (one float32 rounding on both sides)."""
+    full = encode(view)
+    want = to_compact(full, sim.rules)
     for name, (a, b) in sim.layout.items():
-        assert np.allclose(obs[a:b], want[name], atol=1e-6), (
-            f"field {name} of seat {view.seat}, game {game}: {obs[a:b].tolist()} != {want[name].tolist()}"
+        assert obs[a:b].tobytes() == want[a:b].tobytes(), (
+            f"field {name} of seat {view.seat}, game {game}: {obs[a:b].tolist()} != {want[a:b].tolist()}"
         )
+    assert to_full(obs, sim.rules).tobytes() == full.tobytes()
 
 
 def _agree(case: dict[str, Any], seed: int, games: int, steps: int) -> int:
