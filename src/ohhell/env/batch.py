@@ -3,12 +3,12 @@
 >>> import numpy as np
 >>> from ohhell.env.batch import BatchSimulator
 >>> sim = BatchSimulator(256, preset="pagat", seed=1)
->>> mask = sim.action_mask()  # (256, 76) int8: the legal ids of each game's seat to act
+>>> mask = sim.action_mask()  # (256, 95) int8: the legal ids of each game's seat to act
 >>> obs = sim.observe()  # (256, OBS) float32: that seat's view (batch_observe.BATCH_LAYOUT)
 >>> actions = sim.random_actions()  # a random legal id per game
 >>> sim.step(actions)  # every game takes its action; finished matches start anew
 >>> sim.rewards.shape, sim.terminations.shape, mask.shape
-((256, 4), (256,), (256, 76))
+((256, 4), (256,), (256, 95))
 
 ``B`` games of one rule set (any preset, or a preset with options, as
 ``oh_hell_v0.env`` takes them) live in NumPy arrays: hands are 52-bit masks
@@ -27,7 +27,7 @@ and deals, the hook, trump, which card beats which, scores) by calling the
 core's functions, and ``tests/env/test_batch.py`` replays the same actions
 through ``GameState`` for every preset and compares masks, turns, trick
 winners, observations and scores at every step. Actions and observations
-are those of ``encoding`` (76 ids; the observation is its fields for this
+are those of ``encoding`` (95 ids; the observation is its fields for this
 table's seats, see ``batch_observe``). A pack with two of a card (option
 ``deck=australian``) is refused with ``RulesError``; every other option plays.
 """
@@ -41,7 +41,15 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from .. import ALL_CARDS, Card, Deal, Rules, hand_follows
-from ..encoding import ACTION_SIZE, BID_BASE, CHANGE_BASE, PLAY_BLIND, TRUMP_BASE, describe_action_id
+from ..encoding import (
+    ACTION_SIZE,
+    BID_BASE,
+    CHANGE_BASE,
+    MASK_DTYPE,
+    PLAY_BLIND,
+    TRUMP_BASE,
+    describe_action_id,
+)
 from .batch_bits import card_bits, popcount, random_legal, select_bit
 from .batch_observe import BATCH_PHASES, batch_layout, build_observation, observation_bounds
 from .batch_tables import BIDS, CARDS, NO_TRUMP, RuleTables, rule_tables
@@ -263,7 +271,7 @@ class BatchSimulator:
         return spaces.Box(low, high, (self.observation_size,), np.float32)
 
     def action_space(self, agent: str | None = None) -> spaces.Discrete:
-        """One game's action space: ``encoding``'s 76 ids."""
+        """One game's action space: ``encoding``'s 95 ids."""
         return spaces.Discrete(ACTION_SIZE)
 
     @property
@@ -294,13 +302,15 @@ class BatchSimulator:
         return np.where(self.phase == PLAY, legal, np.uint64(0))
 
     def action_mask(self, agent: int | str | npt.ArrayLike | None = None, out: I8 | None = None) -> I8:
-        """[B, 76] int8: 1 for each legal id of the seat to act (``agent=None``)
+        """[B, 95] int8: 1 for each legal id of the seat to act (``agent=None``)
         or of the seat given (a seat, an agent name or [B] seats), which is zero
         in games where that seat is not asked. ``out`` receives it if given."""
         t, n, b = self.tables, self.players, self.num_games
         if out is None:
-            mask = np.zeros((b, ACTION_SIZE), np.int8)
+            mask = np.zeros((b, ACTION_SIZE), MASK_DTYPE)
         else:
+            if out.shape != (b, ACTION_SIZE) or out.dtype != MASK_DTYPE:
+                raise ValueError(f"out must be an int8 array of shape ({b}, {ACTION_SIZE})")
             mask = out
             mask.fill(0)
         legal = self._legal_cards()

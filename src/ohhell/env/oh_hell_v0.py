@@ -5,7 +5,7 @@
 >>> env.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> obs["observation"].shape, obs["action_mask"].shape, terminated
-((1162,), (76,), False)
+((1162,), (95,), False)
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers). The agent asked to
 act is the one the referee (``ohhell.Match``) asks first: the bidder, the trump namer
@@ -56,6 +56,7 @@ from .. import (
 from .. import sample_world as _sample_world
 from ..encoding import (
     ACTION_SIZE,
+    MASK_DTYPE,
     OBSERVATION_SIZE,
     action_from_id,
     action_mask,
@@ -145,7 +146,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(low, high, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), np.int8),
+                "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), MASK_DTYPE),
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -220,7 +221,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         mask = (
             action_mask(view)
             if agent == self.agent_selection and not self.state.is_over
-            else np.zeros(ACTION_SIZE, np.int8)
+            else np.zeros(ACTION_SIZE, MASK_DTYPE)
         )
         vector = encode(view) if self.observation_mode == "compact" else information_state(view)
         return {"observation": vector, "action_mask": mask}
