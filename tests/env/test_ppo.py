@@ -132,6 +132,30 @@ def test_ppo_decides_from_its_observation_alone_by_the_masked_argmax() -> None:
     assert {"Bid", "Play"} <= kinds
 
 
+def test_the_shipped_76_output_policy_keeps_its_bid() -> None:
+    """R-BID-CHANGE: the shipped policy scores ids 0..75 only; asked to change or
+    keep its bid (ids 76..94) it keeps it, and elsewhere it never picks 76..94."""
+    from ohhell.encoding import CHANGE_BASE, KEEP
+    from ohhell.env import oh_hell_v0
+
+    bot = PpoBot()
+    assert bot.policy.outputs == CHANGE_BASE == 76
+    env = oh_hell_v0.raw_env(preset="pagat", hand_sizes=(5, 4))
+    env.reset(seed=4)
+    windows = 0
+    while not env.state.is_over:
+        agent = env.agent_selection
+        legal = env.legal_action_ids(agent)
+        chosen = bot.choose_id(env.observation_of(agent), legal)
+        if KEEP in legal:
+            windows += 1
+            assert chosen == KEEP
+        else:
+            assert chosen in legal and chosen < CHANGE_BASE
+        env.step(chosen)
+    assert windows > 0
+
+
 def test_ppo_matches_are_reproducible() -> None:
     rules = make_rules(PRESETS["river"])
 

@@ -15,7 +15,10 @@ learners that take one array; the legal actions then come from
 every mask of the package; maskable policy learners call it before each
 step and read nonzero as legal), available in either form. Between
 the learner's turns the other seats are played by bots, each choosing from its
-own ``view.Observation`` only, as in ``bots.play_match``. ``reset(seed=...)``
+own ``view.Observation`` only, as in ``bots.play_match``. Under R-BID-CHANGE
+the learner is asked, right after each of its bids, whether it changes it
+(ids 76..93) or keeps it (94), as in ``oh_hell_v0``; a bot is never made to
+decide that and keeps its bid. ``reset(seed=...)``
 fixes the deals and the bots' choices: bots given by name search with a fixed
 budget (``FIXED_BUDGETS``: the expert 40 worlds a decision), never with a
 time limit, so the same seed gives the same episode on any machine.
@@ -49,7 +52,7 @@ import numpy.typing as npt
 
 from .. import Rules
 from ..bots import Bot, get_bot
-from ..encoding import ACTION_SIZE, MASK_DTYPE, action_id, describe_action_id, legal_action_ids
+from ..encoding import ACTION_SIZE, KEEP, MASK_DTYPE, action_id, changer, describe_action_id
 from .oh_hell_v0 import ObsDict, raw_env
 
 ILLEGAL: Final = ("penalty", "raise")
@@ -135,7 +138,7 @@ class OhHellGymEnv(gymnasium.Env[GymObs, np.int64]):
         if state.is_over:
             raise ValueError("the match is over: call reset()")
         aid = int(action)
-        legal = legal_action_ids(aec.observation_of(self.agent))
+        legal = aec.legal_action_ids(self.agent)
         if aid not in legal:
             why = f"action {aid} ({describe_action_id(aid)}) is not legal; legal: {legal}"
             if self.illegal_action == "raise":
@@ -176,6 +179,11 @@ class OhHellGymEnv(gymnasium.Env[GymObs, np.int64]):
         aec = self.aec
         while not aec.state.is_over and aec.agent_selection != self.agent:
             seat = int(aec.agent_selection.rpartition("_")[2])
+            if seat == changer(aec.match):
+                # R-BID-CHANGE: a bot is never made to decide a change (as in
+                # play_match); it keeps its bid and the next bidder is asked.
+                aec.step(KEEP)
+                continue
             obs = aec.observation_of(aec.agent_selection)
             aec.step(action_id(self.bots[seat].choose(obs, self._bot_rngs[seat])))
 
