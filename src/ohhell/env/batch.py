@@ -40,11 +40,12 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from .. import ALL_CARDS, Card, Deal, Rules, hand_follows
+from .. import ALL_CARDS, MAX_BID_CHANGES, Card, Deal, Rules, hand_follows
 from ..encoding import (
     ACTION_SIZE,
     BID_BASE,
     CHANGE_BASE,
+    KEEP,
     MASK_DTYPE,
     PLAY_BLIND,
     TRUMP_BASE,
@@ -128,6 +129,10 @@ class BatchSimulator:
         # Per game.
         self.phase: IP = np.zeros(b, np.intp)  # BATCH_PHASES: bid, trump, play, over
         self.to_act: IP = np.zeros(b, np.intp)  # the seat asked; -1 when the match is over
+        # R-BID-CHANGE: the seat asked whether it changes or keeps the bid it
+        # has just made (then to_act is that seat), -1 if none; its changes so far.
+        self.changer: IP = np.full(b, -1, np.intp)
+        self.changes: IP = np.zeros(b, np.intp)
         self.number: IP = np.zeros(b, np.intp)  # hand number, 0-based
         self.size: IP = np.zeros(b, np.intp)  # hand size
         self.dealer: IP = np.zeros(b, np.intp)
@@ -255,6 +260,8 @@ class BatchSimulator:
         self.played[g] = 0
         self.phase[g] = BID
         self.to_act[g] = t.first_asked[dealer]
+        self.changer[g] = -1
+        self.changes[g] = 0
         self.leader[g] = t.lead[dealer]  # known from the deal on, as GameState shows it
         self.new_hand[g] = True
 
@@ -319,7 +326,16 @@ class BatchSimulator:
             legal = np.where(blind, np.uint64(0), legal)  # R-DEVILS-BRIDGE: only the unseen card
             mask[:, PLAY_BLIND] = blind
         mask[:, :CARDS] = card_bits(legal)
-        d = np.flatnonzero(self.phase == BID)
+        bidding = self.phase == BID
+        if t.bid_changes:
+            window = self.changer >= 0  # R-BID-CHANGE: changes to any other bid, or keep
+            w = np.flatnonzero(window)
+            if len(w):
+                current = self._bids_f[w * n + self.changer[w]]
+                mask[w, CHANGE_BASE:KEEP] = t.change_mask[self.size[w], current]
+                mask[w, KEEP] = 1
+            bidding &= ~window
+        d = np.flatnonzero(bidding)
         if len(d):
             row = (self.size[d] * n + self.bid_count[d]) * t.bid_mask.shape[2] + self.bid_sum[d]
             mask[d, BID_BASE : BID_BASE + t.bid_mask.shape[-1]] = self._bid_mask_f[row]
@@ -361,6 +377,16 @@ class BatchSimulator:
         out = select_bit(cards, pick)
         out = np.where(bidding, BID_BASE + self._bid_pick_f[row, np.minimum(pick, BIDS - 1)], out)
         out = np.where(phase == TRUMP, TRUMP_BASE + pick, out)
+        if t.bid_changes:
+            # R-BID-CHANGE: size + 1 choices, every other bid 0..size and KEEP
+            # last, so the pick-th skips the current bid.
+            window = self.changer >= 0
+            if window.any():
+                size = self.size
+                pick = (u * (size + 1)).astype(np.intp)
+                current = self._bids_f[self._all * n + np.maximum(self.changer, 0)]
+                change = CHANGE_BASE + pick + (pick >= current)
+                out = np.where(window, np.where(pick == size, KEEP, change), out)
         if t.devils_bridge:
             out = np.where(t.blind_size[self.size] & (phase == PLAY), PLAY_BLIND, out)
         return np.where(phase == OVER, 0, out)
@@ -400,6 +426,10 @@ class BatchSimulator:
             if plays.any():
                 self._play(idx[plays], act[plays])
             bids = phase == BID
+            window = bids & (self.changer[idx] >= 0)  # R-BID-CHANGE
+            if window.any():
+                bids &= ~window
+                self._change(idx[window], act[window])
             if bids.any():
                 self._bid(idx[bids], act[bids] - BID_BASE)
             names = phase == TRUMP
@@ -418,7 +448,16 @@ class BatchSimulator:
             blind = t.blind_size[self.size[g]] & (phase == PLAY)
             ok = np.where(blind, act == PLAY_BLIND, ok)
         bid = act - BID_BASE
-        in_bids = (phase == BID) & (bid >= 0) & (bid < t.bid_mask.shape[-1])
+        bidding = phase == BID
+        if t.bid_changes:
+            window = bidding & (self.changer[g] >= 0)
+            bidding &= ~window
+            # R-BID-CHANGE: KEEP, or a change to another bid of 0..size.
+            new = act - CHANGE_BASE
+            current = self._bids_f[g * n + np.maximum(self.changer[g], 0)]
+            change = (new >= 0) & (new <= self.size[g]) & (new != current)
+            ok |= window & ((act == KEEP) | change)
+        in_bids = bidding & (bid >= 0) & (bid < t.bid_mask.shape[-1])
         if in_bids.any():
             d = np.flatnonzero(in_bids)
             row = (self.size[g[d]] * n + self.bid_count[g[d]]) * t.bid_mask.shape[2] + self.bid_sum[g[d]]
@@ -488,10 +527,36 @@ class BatchSimulator:
         count = self.bid_count[d] + 1
         self.bid_count[d] = count
         self.bid_sum[d] += bid
-        self.to_act[d] = t.next_asked[seat]
         done = count == n
+        if t.bid_changes:
+            # R-BID-CHANGE, as the OpenSpiel game asks: the seat that has just
+            # bid is asked first whether it changes its bid or keeps it; the
+            # last bid opens no window.
+            self.changer[d] = np.where(done, -1, seat)
+            self.changes[d] = 0
+            self.to_act[d] = seat
+        else:
+            self.to_act[d] = t.next_asked[seat]
         if done.any():
             self._end_bidding(d[done])
+
+    def _change(self, w: IP, act: IP) -> None:
+        """R-BID-CHANGE: a change (at most ``MAX_BID_CHANGES``) or ``KEEP``; then
+        the next bidder is asked."""
+        n = self.players
+        seat = self.changer[w]
+        change = act != KEEP
+        c = w[change]
+        if len(c):
+            flat = c * n + seat[change]
+            new = act[change] - CHANGE_BASE
+            self.bid_sum[c] += new - self._bids_f[flat]
+            self._bids_f[flat] = new
+            self.changes[c] += 1
+        closed = ~change | (self.changes[w] >= MAX_BID_CHANGES)
+        e = w[closed]
+        self.changer[e] = -1
+        self.to_act[e] = self.tables.next_asked[seat[closed]]
 
     def _end_bidding(self, e: IP) -> None:
         t, n = self.tables, self.players

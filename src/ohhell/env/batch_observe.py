@@ -75,6 +75,7 @@ class BatchState(Protocol):
     exact: IP
     phase: IP
     to_act: IP
+    changer: IP
     number: IP
     size: IP
     dealer: IP
@@ -165,8 +166,13 @@ def build_observation(sim: BatchState, seats: IP, out: F32 | None = None) -> F32
     one_hot("trump_namer", (sim.namer - seats) % n, (sim.namer >= 0) & in_hand)
     one_hot("phase", phase, np.ones(b, np.bool_))
     # Asked to act: the seat to act, or under simultaneous bidding any seat
-    # that has not bid (game.legal_actions offers it a bid).
-    asked = seats == sim.to_act
+    # that has not bid (game.legal_actions offers it a bid). While a seat
+    # decides on a bid change it is the next bidder that is to act for the
+    # core (R-BID-CHANGE: a change alone is not a turn, as in encode).
+    to_act = sim.to_act
+    if t.bid_changes:
+        to_act = np.where(sim.changer >= 0, t.next_asked[np.maximum(sim.changer, 0)], to_act)
+    asked = seats == to_act
     if t.simultaneous:
         asked = np.where(phase == _BID, ~has_bid[:, 0], asked)
     out[:, lay["my_turn"][0]] = asked
