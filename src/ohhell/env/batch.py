@@ -379,14 +379,14 @@ class BatchSimulator:
         out = np.where(phase == TRUMP, TRUMP_BASE + pick, out)
         if t.bid_changes:
             # R-BID-CHANGE: size + 1 choices, every other bid 0..size and KEEP
-            # last, so the pick-th skips the current bid.
-            window = self.changer >= 0
-            if window.any():
-                size = self.size
-                pick = (u * (size + 1)).astype(np.intp)
-                current = self._bids_f[self._all * n + np.maximum(self.changer, 0)]
-                change = CHANGE_BASE + pick + (pick >= current)
-                out = np.where(window, np.where(pick == size, KEEP, change), out)
+            # last, so the pick-th skips the current bid. Only the games in
+            # the window are computed: a few of the batch at a time.
+            w = np.flatnonzero(self.changer >= 0)
+            if len(w):
+                size = self.size[w]
+                pick = (u[w] * (size + 1)).astype(np.intp)
+                current = self._bids_f[w * n + self.changer[w]]
+                out[w] = np.where(pick == size, KEEP, CHANGE_BASE + pick + (pick >= current))
         if t.devils_bridge:
             out = np.where(t.blind_size[self.size] & (phase == PLAY), PLAY_BLIND, out)
         return np.where(phase == OVER, 0, out)
@@ -451,12 +451,14 @@ class BatchSimulator:
         bidding = phase == BID
         if t.bid_changes:
             window = bidding & (self.changer[g] >= 0)
-            bidding &= ~window
-            # R-BID-CHANGE: KEEP, or a change to another bid of 0..size.
-            new = act - CHANGE_BASE
-            current = self._bids_f[g * n + np.maximum(self.changer[g], 0)]
-            change = (new >= 0) & (new <= self.size[g]) & (new != current)
-            ok |= window & ((act == KEEP) | change)
+            w = np.flatnonzero(window)
+            if len(w):
+                # R-BID-CHANGE: KEEP, or a change to another bid of 0..size.
+                bidding &= ~window
+                gw, aw = g[w], act[w]
+                new = aw - CHANGE_BASE
+                current = self._bids_f[gw * n + self.changer[gw]]
+                ok[w] = (aw == KEEP) | ((new >= 0) & (new <= self.size[gw]) & (new != current))
         in_bids = bidding & (bid >= 0) & (bid < t.bid_mask.shape[-1])
         if in_bids.any():
             d = np.flatnonzero(in_bids)
