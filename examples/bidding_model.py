@@ -48,7 +48,7 @@ import numpy.typing as npt
 from ohhell.bots import play_match, register_bot
 from ohhell.bots.rulebased import IntermediateBot
 from ohhell.bots.tournament import TournamentResult, deal_rules, format_result, run_tournament
-from ohhell.env.encoding import LAYOUT, MAX_HAND, OBSERVATION_SIZE, encode
+from ohhell.encoding import LAYOUT, MAX_HAND, OBSERVATION_SIZE, encode
 from ohhell.game import Action, Bid
 from ohhell.rules import PRESETS, Rules
 from ohhell.scoring import hand_score

@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from ohhell.env.encoding import ACTION_SIZE, OBSERVATION_SIZE
+    from ohhell.encoding import ACTION_SIZE, OBSERVATION_SIZE
     from ohhell.env.gym import OhHellGymEnv
 
     args = parse(argv)

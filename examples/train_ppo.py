@@ -318,14 +318,26 @@ def load_layers(model: Any, policy: Policy) -> None:
     import torch
     from torch import nn
 
+    from ohhell.encoding import ACTION_SIZE, CHANGE_BASE, KEEP
+
     modules = [*model.policy.mlp_extractor.policy_net, model.policy.action_net]
     linear = [m for m in modules if isinstance(m, nn.Linear)]
-    if [tuple(m.weight.shape) for m in linear] != [w.shape[::-1] for w, _ in policy.layers]:
+    layers = [(np.array(w), np.array(b)) for w, b in policy.layers]  # writable: the policy's are read-only
+    w, b = layers[-1]
+    if w.shape[1] == CHANGE_BASE:
+        # A policy from before bid changes had ids (the shipped one) scores 76
+        # ids: the new outputs start as "keep one's bid" (R-BID-CHANGE), a
+        # change unlikely, and learn from there.
+        w = np.concatenate([w, np.zeros((w.shape[0], ACTION_SIZE - CHANGE_BASE), w.dtype)], axis=1)
+        extra = np.full(ACTION_SIZE - CHANGE_BASE, -5.0, b.dtype)
+        extra[KEEP - CHANGE_BASE] = 0.0
+        layers[-1] = (w, np.concatenate([b, extra]))
+    if [tuple(m.weight.shape) for m in linear] != [w.shape[::-1] for w, _ in layers]:
         raise ValueError("the policy file's layer sizes differ from --net")
     with torch.no_grad():
-        for m, (w, b) in zip(linear, policy.layers, strict=True):
-            m.weight.copy_(torch.as_tensor(np.array(w.T)))  # a writable copy: the policy's are read-only
-            m.bias.copy_(torch.as_tensor(np.array(b)))
+        for m, (w, b) in zip(linear, layers, strict=True):
+            m.weight.copy_(torch.as_tensor(w.T.copy()))
+            m.bias.copy_(torch.as_tensor(b))
 
 
 def evaluate(path: Path, against: Sequence[str], deals: int, args: argparse.Namespace) -> None:
@@ -416,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "settings": {k: v for k, v in vars(args).items() if k not in ("out", "checkpoint", "resume")},
-        "observation": "ohhell.env.encoding.encode (compact, 1162 values)",
+        "observation": "ohhell.encoding.encode (full, 1162 values)",
     }
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "ohhell"
 CORE = ("cards", "rules", "scoring", "hand", "actions", "game", "chance", "view", "claim", "match", "record")
 """The core: the rules as data and code, standard library only."""
-CLIENTS = ("analysis", "bots", "cli", "env", "scorekeeper", "terminal", "web")
+CLIENTS = ("analysis", "bots", "cli", "encoding", "env", "scorekeeper", "terminal", "web")
 """The client packages: each imports the core through ``ohhell``'s public names."""
 
 
@@ -120,6 +120,18 @@ def test_no_private_names_cross_modules_and_modules_stay_small() -> None:
             assert not private, f"{path.relative_to(ROOT)} imports {private} from {name}"
         lines = len(path.read_text().splitlines())
         assert lines <= 800, f"{path.relative_to(ROOT)} has {lines} lines (at most 800)"
+
+
+def test_the_encoding_sits_below_bots_and_env() -> None:
+    # A learned bot reads the vector without importing the environments, and the
+    # environments import the bots: so the encoding may import neither.
+    edges = _graph()
+    for module, targets in edges.items():
+        if module.startswith("ohhell.encoding"):
+            above = [t for t in targets if t.startswith(("ohhell.bots", "ohhell.env"))]
+            assert not above, f"{module} imports {above}"
+        if module.startswith(("ohhell.bots", "ohhell.env")) and module != "ohhell.env.encoding":
+            assert "ohhell.env.encoding" not in targets, f"{module} imports the old name ohhell.env.encoding"
 
 
 @pytest.mark.parametrize("client", CLIENTS)

@@ -4,14 +4,16 @@ and its Gymnasium vector environment.
 The agreement test replays the same random legal actions through a batch and
 through one ``GameState`` per game, over every preset and the options the
 batch plays, and compares at every step: the seat asked (``seats_to_ask``),
-the legal mask (``encoding.action_mask``), the observation (each field against
-``encoding.encode(observe(...))``), trick winners, the scores of every hand,
-the totals and the end of the match.
+the legal mask (``encoding.action_mask``), the observation (bit for bit
+``encoding.to_compact(encode(observe(...)))``, and ``to_full`` of it is
+``encode(...)``), trick winners, the scores of every hand, the totals and the
+end of the match.
 """
 
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -29,30 +31,36 @@ from gymnasium.vector.utils import batch_space  # noqa: E402
 from ohhell import (  # noqa: E402
     ALL_CARDS,
     PRESETS,
+    Bidding,
     DrawForDealer,
     GameState,
+    Match,
     Observation,
     Phase,
     RulesError,
     apply,
     new_game,
     observe,
-    seats_to_ask,
     sides,
+)
+from ohhell.encoding import (  # noqa: E402
+    ACTION_SIZE,
+    BID_BASE,
+    CHANGE_BASE,
+    KEEP,
+    LAYOUT,
+    MAX_PLAYERS,
+    action_mask,
+    encode,
+    seat_to_ask,
+    take_id,
+    to_compact,
+    to_full,
 )
 from ohhell.env.batch import BID, OVER, TRUMP, BatchSimulator, random_legal  # noqa: E402
 from ohhell.env.batch_bits import popcount_by_halves  # noqa: E402
 from ohhell.env.batch_observe import batch_layout  # noqa: E402
 from ohhell.env.batch_vector import OhHellVectorEnv  # noqa: E402
-from ohhell.env.encoding import (  # noqa: E402
-    ACTION_SIZE,
-    BID_BASE,
-    LAYOUT,
-    MAX_PLAYERS,
-    action_from_id,
-    action_mask,
-    encode,
-)
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "env.md"
 
@@ -102,36 +110,53 @@ def _start(sim: BatchSimulator, game: int) -> GameState:
     return state
 
 
-def _encoded_fields(vector: Any, layout: dict[str, tuple[int, int]], n: int) -> dict[str, Any]:
-    """encode()'s fields cut to the batch layout: the first n (or n - 1) seats of each block."""
-    out = {}
-    for name, (a, b) in layout.items():
-        if name == "devils_bridge_now":
-            start = LAYOUT["rule_flags"][0] + 5
-            out[name] = vector[start : start + 1]
-            continue
-        start, end = LAYOUT[name]
-        out[name] = vector[start : start + (b - a)]
-        assert b - a <= end - start
-    return out
+class _Referees:
+    """A referee (``Match``) over each replayed GameState: it keeps the one thing
+    a GameState does not, whether the seat that may change its bid has kept it
+    (R-BID-CHANGE), so the seat asked and the ids are the environments' own
+    (``encoding.seat_to_ask``, ``legal_ids``, ``take_id``)."""
+
+    def __init__(self) -> None:
+        self.matches: dict[int, Match] = {}
+
+    def of(self, state: GameState) -> Match:
+        match = self.matches.get(id(state))
+        if match is None or match.state is not state:
+            match = self.matches[id(state)] = Match(state, random.Random(0), track_turns=False)
+        return match
+
+    def asked(self, state: GameState) -> int:
+        seat = seat_to_ask(self.of(state))
+        assert seat is not None
+        return seat
+
+    def take(self, state: GameState, aid: int) -> None:
+        match = self.of(state)
+        take_id(match, self.asked(state), int(aid))
 
 
 def _check_view(sim: BatchSimulator, obs: Any, game: int, view: Observation) -> None:
-    want = _encoded_fields(encode(view), sim.layout, sim.players)
+    """The batch row is to_compact(encode(view)) and to_full of it is encode(view),
+    bit for bit (one float32 rounding on both sides)."""
+    full = encode(view)
+    want = to_compact(full, sim.rules)
     for name, (a, b) in sim.layout.items():
-        assert np.allclose(obs[a:b], want[name], atol=1e-6), (
-            f"field {name} of seat {view.seat}, game {game}: {obs[a:b].tolist()} != {want[name].tolist()}"
+        assert obs[a:b].tobytes() == want[a:b].tobytes(), (
+            f"field {name} of seat {view.seat}, game {game}: {obs[a:b].tolist()} != {want[a:b].tolist()}"
         )
+    assert to_full(obs, sim.rules).tobytes() == full.tobytes()
 
 
-def _agree(case: dict[str, Any], seed: int, games: int, steps: int) -> int:
-    """Replay random legal actions through both; return the matches finished."""
+def _agree(case: dict[str, Any], seed: int, games: int, steps: int) -> tuple[int, int]:
+    """Replay random legal actions through both; return the matches finished and
+    the bid changes and keeps replayed."""
     sim = BatchSimulator(games, seed=seed, **case)
     n = sim.players
     side = [next(team for team in sides(sim.rules) if s in team) for s in range(n)]
     states = [_start(sim, g) for g in range(games)]
+    referees = _Referees()
     rng = np.random.default_rng(seed)
-    finished = 0
+    finished = changes = 0
     for step in range(steps):
         mask = sim.action_mask()
         obs = sim.observe()
@@ -140,7 +165,7 @@ def _agree(case: dict[str, Any], seed: int, games: int, steps: int) -> int:
         others_mask = sim.action_mask(other)
         for g, state in enumerate(states):
             seat = int(sim.to_act[g])
-            assert seat == seats_to_ask(state)[0], f"game {g}: the batch asks seat {seat}"
+            assert seat == referees.asked(state), f"game {g}: the batch asks seat {seat}"
             view = observe(state, seat)
             assert (mask[g] == action_mask(view)).all(), f"game {g}: masks differ"
             _check_view(sim, obs[g], g, view)
@@ -154,7 +179,9 @@ def _agree(case: dict[str, Any], seed: int, games: int, steps: int) -> int:
         sim.step(actions)
         for g in range(games):
             state = states[g]
-            apply(state, action_from_id(int(actions[g]), seats_to_ask(state)[0]))
+            if actions[g] >= CHANGE_BASE:  # R-BID-CHANGE: a change or a keep
+                changes += 1
+            referees.take(state, actions[g])
             results, tricks = before[g]
             if len(state.tricks) > tricks or len(state.results) > results:  # R-TRICK
                 assert sim.trick_winner[g] == state.tricks[-1].winner, f"game {g}: trick winner"
@@ -181,21 +208,27 @@ def _agree(case: dict[str, Any], seed: int, games: int, steps: int) -> int:
                 assert not sim.new_hand[g]
             assert sim.totals[g].tolist() == state.totals
             assert sim.number[g] == state.hand_number and sim.dealer[g] == state.dealer
-    return finished
+    return finished, changes
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_batch_agrees_with_game_state(name: str) -> None:
     """R-DEAL, R-BID-ORDER, R-HOOK, R-FOLLOW, R-TRICK, R-LEAD-LEFT, R-LEAD-DEALER,
-    R-TRUMP-TURN, R-TRUMP-BIDDER, R-DEALER-ROTATE, R-SC-*, R-TIE-EXTRA: the same
-    actions give the same masks, turns, views, trick winners and scores."""
+    R-TRUMP-TURN, R-TRUMP-BIDDER, R-DEALER-ROTATE, R-SC-*, R-TIE-EXTRA,
+    R-BID-CHANGE: the same actions, bid changes and keeps included, give the same
+    masks, turns, views, trick winners and scores."""
     case = CASES[name]
-    short = sum(BatchSimulator(1, **case).rules.schedule) < 30  # matches that end within the steps
-    finished = 0
+    rules = BatchSimulator(1, **case).rules
+    short = sum(rules.schedule) < 30  # matches that end within the steps
+    finished = changes = 0
     for seed in (1, 2):
-        finished += _agree(case, seed, games=3, steps=100 if short else 80)
+        done, changed = _agree(case, seed, games=3, steps=140 if short else 80)
+        finished += done
+        changes += changed
     if short:
         assert finished > 0, "no match finished: the test did not reach the end of a match"
+    if rules.bid_changes and rules.bidding is Bidding.SEQUENTIAL:
+        assert changes > 0, "no bid change or keep was replayed"
 
 
 def test_whole_matches_of_every_preset_end_as_in_the_core() -> None:
@@ -203,6 +236,7 @@ def test_whole_matches_of_every_preset_end_as_in_the_core() -> None:
     for name in PRESETS:
         sim = BatchSimulator(3, preset=name, seed=5)
         states = [_start(sim, g) for g in range(3)]
+        referees = _Referees()
         rng = np.random.default_rng(5)
         ended = 0
         while ended < 2:
@@ -210,14 +244,14 @@ def test_whole_matches_of_every_preset_end_as_in_the_core() -> None:
             actions = random_legal(mask, rng)
             sim.step(actions)
             for g, state in enumerate(states):
-                apply(state, action_from_id(int(actions[g]), seats_to_ask(state)[0]))
+                referees.take(state, actions[g])
                 if state.is_over:
                     assert sim.terminations[g] and sim.final_totals[g].tolist() == state.totals
                     states[g] = _start(sim, g)
                     ended += 1
                 elif state.phase is Phase.DEAL:
                     apply(state, sim.deal_action(g))
-                assert int(sim.to_act[g]) == seats_to_ask(states[g])[0]
+                assert int(sim.to_act[g]) == referees.asked(states[g])
 
 
 def test_okenuff_overcall_reads_the_highest_earlier_bid() -> None:
@@ -225,18 +259,23 @@ def test_okenuff_overcall_reads_the_highest_earlier_bid() -> None:
     names trump and, set by two or more, loses 5 more per undertrick after the first."""
     sim = BatchSimulator(64, preset="okenuff", hand_sizes=(8,), seed=8)
     states = [_start(sim, g) for g in range(64)]
+    referees = _Referees()
     rng = np.random.default_rng(8)
     for bid in (2, 2, 5, 6):
         for state in states:
-            apply(state, action_from_id(BID_BASE + bid, seats_to_ask(state)[0]))
+            referees.take(state, BID_BASE + bid)
         sim.step(np.full(64, BID_BASE + bid))
+        if bid != 6:  # R-BID-CHANGE: each bidder but the last keeps its bid
+            for state in states:
+                referees.take(state, KEEP)
+            sim.step(np.full(64, KEEP))
     assert (sim.phase == TRUMP).all() and (sim.to_act == sim.tables.order[sim.dealer, 3]).all()
     assert (sim.namer_context == 1 + 5).all()
     scores = []
     while not sim.terminations.any():
         actions = random_legal(sim.action_mask(), rng)
-        for g, state in enumerate(states):
-            apply(state, action_from_id(int(actions[g]), seats_to_ask(state)[0]))
+        for state, aid in zip(states, actions, strict=True):
+            referees.take(state, aid)
         sim.step(actions)
     for g, state in enumerate(states):
         assert sim.rewards[g].tolist() == list(state.results[-1].scores)
@@ -263,6 +302,27 @@ def test_random_actions_are_legal_and_uniform() -> None:
     assert np.abs(share - want).max() < 0.1
     bits = rng.integers(0, 2**63, 1000, dtype=np.uint64)
     assert (popcount_by_halves(bits) == [bin(int(x)).count("1") for x in bits]).all()
+
+
+def test_random_actions_are_uniform_in_the_bid_change_window() -> None:
+    """R-BID-CHANGE: right after a bid, every other bid of the hand and KEEP are
+    equally likely; the mask is exactly those ids."""
+    sim = BatchSimulator(64, preset="pagat", single_deal=5, seed=7)
+    rng = np.random.default_rng(7)
+    sim.step(sim.random_actions(rng))  # the first bid in every game
+    assert (sim.changer == sim.to_act).all()
+    mask = sim.action_mask()
+    current = sim.bids[np.arange(64), sim.to_act]
+    for g in range(64):
+        want = [CHANGE_BASE + b for b in range(6) if b != current[g]] + [KEEP]
+        assert np.flatnonzero(mask[g]).tolist() == want
+    counts = np.zeros(mask.shape)
+    draws = 600
+    for _ in range(draws):
+        chosen = sim.random_actions(rng)
+        assert (mask[np.arange(64), chosen] == 1).all()
+        counts[np.arange(64), chosen] += 1
+    assert np.abs(counts / draws - mask / mask.sum(axis=1, keepdims=True)).max() < 0.1
 
 
 def test_same_seed_same_games_and_other_seeds_differ() -> None:
@@ -314,7 +374,9 @@ def test_autoreset_and_held_over_matches() -> None:
         assert (sim.action_mask().sum(axis=1) > 0).all()  # every game asks someone
     assert ends >= 32
     held = BatchSimulator(4, preset="pagat", single_deal=1, autoreset=False, seed=4)
-    for _ in range(11):  # 8 actions a 1-card hand; then the over games ignore theirs
+    # 8 actions a 1-card hand and 3 to 9 bid changes or keeps (R-BID-CHANGE);
+    # then the over games ignore theirs.
+    for _ in range(20):
         held.step(held.random_actions())
     assert (held.phase == OVER).all() and (held.agent_selection == -1).all()
     assert not held.action_mask().any()
@@ -330,13 +392,14 @@ def test_a_finished_match_shows_as_the_core_shows_it() -> None:
     and every seat's view is encode(observe(...)) of the finished GameState."""
     sim = BatchSimulator(3, preset="classic-tens", hand_sizes=(2, 1), autoreset=False, seed=2)
     states = [_start(sim, g) for g in range(3)]
+    referees = _Referees()
     rng = np.random.default_rng(2)
     while not all(state.is_over for state in states):
         actions = random_legal(sim.action_mask(), rng)
         sim.step(actions)
         for g, state in enumerate(states):
             if not state.is_over:
-                apply(state, action_from_id(int(actions[g]), seats_to_ask(state)[0]))
+                referees.take(state, actions[g])
                 if state.phase is Phase.DEAL:
                     apply(state, sim.deal_action(g))
     assert (sim.phase == OVER).all() and not sim.action_mask().any()
@@ -413,16 +476,18 @@ def test_vector_env_spaces_and_checks() -> None:
     total = np.zeros(16)
     for _ in range(200):
         masks = envs.action_masks()
-        assert masks.dtype == bool and masks.shape == (16, ACTION_SIZE)
-        assert (masks == infos["action_mask"].astype(bool)).all()
+        assert masks.dtype == np.int8 and masks.shape == (16, ACTION_SIZE)  # one mask dtype everywhere
+        assert (masks == infos["action_mask"]).all()
         actions = envs.sample_legal()
         obs, rewards, terminated, truncated, infos = envs.step(actions)
         check_obs(obs, envs.observation_space, "step")
         assert rewards.dtype == np.float32 and terminated.dtype == bool and not truncated.any()
         assert not infos["illegal_action"].any()
         total += rewards
-        a = envs.layout["my_turn"][0]
-        assert (obs[~terminated, a] == 1).all()  # the learner is asked whenever the match goes on
+        # The learner is asked whenever the match goes on: its turn, or (R-BID-CHANGE,
+        # not a turn in the observation) whether it keeps its bid.
+        asked = (obs[:, envs.layout["my_turn"][0]] == 1) | (infos["action_mask"][:, KEEP] == 1)
+        assert asked[~terminated].all()
     assert total.any()
 
 

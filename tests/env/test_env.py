@@ -21,11 +21,13 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, render_test  # noqa: E402
 
+from ohhell import encoding  # noqa: E402
 from ohhell.cards import ALL_CARDS, Card  # noqa: E402
-from ohhell.env import encoding, oh_hell_v0  # noqa: E402
-from ohhell.env.encoding import (  # noqa: E402
+from ohhell.encoding import (  # noqa: E402
     ACTION_SIZE,
     BID_BASE,
+    CHANGE_BASE,
+    KEEP,
     LAYOUT,
     OBSERVATION_SIZE,
     PLAY_BLIND,
@@ -36,6 +38,7 @@ from ohhell.env.encoding import (  # noqa: E402
     encode,
     legal_action_ids,
 )
+from ohhell.env import oh_hell_v0  # noqa: E402
 from ohhell.env.gym import OhHellGymEnv  # noqa: E402
 from ohhell.game import Bid, ChangeBid, GameState, NameTrump, Phase, Play, legal_actions  # noqa: E402
 from ohhell.view import Observation, can_see_hand, observe  # noqa: E402
@@ -265,45 +268,96 @@ def test_gym_same_seed_same_episode() -> None:
 
 
 def test_action_id_round_trip() -> None:
+    """The 95 ids: every one but KEEP is an action of the core (R-BID-CHANGE)."""
     for aid in range(ACTION_SIZE):
-        assert action_id(action_from_id(aid, 2)) == aid
+        if aid != KEEP:
+            assert action_id(action_from_id(aid, 2)) == aid
     assert action_from_id(5, 1) == Play(1, ALL_CARDS[5])
     assert action_from_id(PLAY_BLIND, 0) == Play(0, None)
     assert action_from_id(BID_BASE + 17, 3) == Bid(3, 17)
     assert action_from_id(TRUMP_BASE + 4, 3) == NameTrump(3, None)
-    with pytest.raises(ValueError, match="bid changes are not in the action space"):  # R-BID-CHANGE
-        action_id(ChangeBid(0, 1))
+    assert action_from_id(CHANGE_BASE + 2, 1) == ChangeBid(1, 2)  # R-BID-CHANGE
+    assert (CHANGE_BASE, KEEP, ACTION_SIZE) == (76, 94, 95)
+    with pytest.raises(ValueError, match="keep_bid"):  # keeping is the referee's, not an Action
+        action_from_id(KEEP, 0)
     with pytest.raises(ValueError, match="outside"):
         action_from_id(ACTION_SIZE, 0)
 
 
 def test_legal_ids_match_the_engine_through_whole_matches() -> None:
+    """R-BID-CHANGE: the seat that may change its bid is asked for its changes and
+    KEEP; every other asked seat for its legal actions (R-DECK-AU: one id per
+    distinct card)."""
+    windows = 0
     for name in ("pagat", "okenuff", "australian-6", "devils-bridge"):
         env = oh_hell_v0.raw_env(**VARIANTS[name])
 
         def check(raw: Any) -> None:
+            nonlocal windows
             seat = raw.possible_agents.index(raw.agent_selection)
             view = raw.observation_of(raw.agent_selection)
             ids = raw.legal_action_ids(raw.agent_selection)
             mask = raw.observe(raw.agent_selection)["action_mask"]
-            assert ids == np.flatnonzero(mask).tolist()
-            engine = [a for a in legal_actions(raw.state, seat) if not isinstance(a, ChangeBid)]
-            assert sorted(action_id(a) for a in engine) == ids  # R-DECK-AU: one id per distinct card
+            assert mask.dtype == np.int8 and ids == np.flatnonzero(mask).tolist()
+            engine = legal_actions(raw.state, seat)
+            if seat == raw.state.change_seat and raw.match.can_change(seat):
+                windows += 1
+                changes = [a for a in engine if isinstance(a, ChangeBid)]
+                assert ids == [*sorted(action_id(a) for a in changes), KEEP]
+                return
+            engine = [a for a in engine if not isinstance(a, ChangeBid)]
+            assert sorted(action_id(a) for a in engine) == ids
             assert all(action_from_id(i, seat, view) in engine for i in ids)
 
         _play(env, seed=3, each_step=check)
+    assert windows > 0, "no bid-change window was asked"
 
 
-def test_bid_change_seat_is_never_asked() -> None:
-    # R-BID-CHANGE: the seat that may still change its bid gets no mask and no turn.
-    env = oh_hell_v0.raw_env(preset="pagat", first_dealer=0)
+def test_the_seat_that_may_change_its_bid_is_asked_first() -> None:
+    """R-BID-CHANGE: right after its bid a seat is asked to change or keep it,
+    before the next bidder; two changes at most, then the next bidder."""
+    env = oh_hell_v0.raw_env(preset="pagat", first_dealer=0, hand_sizes=(5,))
     env.reset(seed=1)
-    first = env.agent_selection
+    assert env.agent_selection == "player_1"
     env.step(BID_BASE + 1)
-    assert env.state.change_seat == 1
+    assert env.state.change_seat == 1 and env.agent_selection == "player_1"
+    assert env.legal_action_ids("player_1") == [CHANGE_BASE + b for b in (0, 2, 3, 4, 5)] + [KEEP]
+    assert not env.observe("player_2")["action_mask"].any()  # the next bidder waits
+    env.step(CHANGE_BASE + 3)
+    assert env.state.bids[1] == 3 and env.agent_selection == "player_1"
+    env.step(CHANGE_BASE + 2)  # the second change is the last (MAX_BID_CHANGES)
+    assert env.state.bids[1] == 2 and env.agent_selection == "player_2"
+    env.step(BID_BASE + 0)
     assert env.agent_selection == "player_2"
-    assert not env.observe(first)["action_mask"].any()
-    assert env.legal_action_ids(first) == []
+    env.step(KEEP)
+    assert env.agent_selection == "player_3" and env.state.change_seat == 2
+    with pytest.raises(ValueError, match="legal ids"):
+        env.step(KEEP)  # seat 3 has not bid: nothing to keep
+    env.step(BID_BASE + 1)
+    env.step(KEEP)
+    env.step(BID_BASE + 1)  # the dealer bids last: no window after it
+    assert env.state.phase is Phase.PLAY and env.agent_selection == "player_1"
+
+
+def test_the_env_asks_in_the_order_of_the_openspiel_game() -> None:
+    """R-BID-CHANGE: the AEC env and the OpenSpiel game's table ask the same seat
+    for the same ids at every decision of a match with changes and keeps."""
+    from ohhell.env.openspiel_game_table import Table
+
+    rules = oh_hell_v0.build_rules("pagat", hand_sizes=(4, 3))
+    env = oh_hell_v0.raw_env(preset=rules)
+    env.reset(seed=2)
+    table = Table(rules, [(s,) for s in range(4)])
+    table.match = env.match  # the same referee, read by both
+    rng = random.Random(2)
+    asked = 0
+    while not env.state.is_over:
+        seat = env.possible_agents.index(env.agent_selection)
+        assert table.current_player() == seat
+        assert table.legal(seat) == env.legal_action_ids(env.agent_selection)
+        env.step(rng.choice(env.legal_action_ids(env.agent_selection)))
+        asked += 1
+    assert asked > 0
 
 
 def test_simultaneous_bids_are_asked_in_seat_order_and_sealed() -> None:
@@ -366,7 +420,9 @@ def test_sample_world_respects_what_the_agent_knows() -> None:
         for s in range(raw.rules.players):
             assert len(world.hands[s]) == view.hand_counts[s]
             assert not any(c.suit in view.voids[s] for c in world.hands[s])
-        assert sorted(action_id(a) for a in legal_actions(world, seat)) == raw.legal_action_ids(agent)
+        # The sampled world allows what the agent may do (KEEP is the referee's, R-BID-CHANGE).
+        ids = sorted(action_id(a) for a in legal_actions(world, seat))
+        assert ids == [i for i in raw.legal_action_ids(agent) if i != KEEP]
         worlds += 1
 
     _play(env, seed=8, each_step=check)
@@ -448,3 +504,19 @@ def test_an_episode_against_the_expert_is_reproducible_from_its_seed() -> None:
         return seen
 
     assert episode(5) == episode(5)
+
+
+def test_gym_learner_decides_its_bid_change_and_bots_keep_theirs() -> None:
+    """R-BID-CHANGE: the learner is asked to change or keep right after its bid;
+    the bots are never made to decide and keep theirs."""
+    env = OhHellGymEnv(seat=1, opponents=("beginner",), preset="pagat", first_dealer=0, hand_sizes=(4,))
+    obs, _ = env.reset(seed=3)
+    assert env.legal_action_ids() == [BID_BASE + b for b in range(5)]  # seat 1 bids first
+    obs, *_ = env.step(BID_BASE + 1)
+    assert env.legal_action_ids() == [CHANGE_BASE + b for b in (0, 2, 3, 4)] + [KEEP]
+    assert np.flatnonzero(obs["action_mask"]).tolist() == env.legal_action_ids()
+    env.step(CHANGE_BASE + 2)
+    env.step(KEEP)  # after one change it may still change once more, or keep
+    state = env.aec.state
+    assert state.bids[1] == 2 and state.phase is Phase.PLAY  # the bots bid and kept theirs
+    assert state.change_seat is None and env.legal_action_ids()[0] < CHANGE_BASE

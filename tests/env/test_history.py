@@ -36,8 +36,8 @@ from ohhell import (  # noqa: E402
     observe,
     sample_hands,
 )
+from ohhell.encoding import BID_BASE, CARDS, MAX_HAND, MAX_PLAYERS, encode  # noqa: E402
 from ohhell.env import oh_hell_v0  # noqa: E402
-from ohhell.env.encoding import BID_BASE, CARDS, MAX_HAND, MAX_PLAYERS, encode  # noqa: E402
 from ohhell.env.gym import OhHellGymEnv  # noqa: E402
 from ohhell.env.history import (  # noqa: E402
     HISTORY_LAYOUT,

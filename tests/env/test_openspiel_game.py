@@ -28,8 +28,8 @@ from ohhell import (  # noqa: E402
     Suit,
     sides,
 )
+from ohhell.encoding import action_id  # noqa: E402
 from ohhell.env import openspiel_game  # noqa: E402
-from ohhell.env.encoding import action_id  # noqa: E402
 from ohhell.env.openspiel_game import CHANGE_BASE, KEEP, NUM_ACTIONS, game_rules, load_game  # noqa: E402
 from ohhell.env.openspiel_game_table import Observer  # noqa: E402
 

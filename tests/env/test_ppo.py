@@ -29,7 +29,7 @@ from ohhell import PRESETS, ChangeBid, Observation, make_rules  # noqa: E402
 from ohhell.bots import bot_names, get_bot, opponent_levels, play_match  # noqa: E402
 from ohhell.bots.ppo import DEFAULT_POLICY, PpoBot, load_policy, policy_path, save_policy, unsupported  # noqa: E402
 from ohhell.bots.tournament import run_tournament  # noqa: E402
-from ohhell.env.encoding import ACTION_SIZE, OBSERVATION_SIZE, action_id, encode  # noqa: E402
+from ohhell.encoding import ACTION_SIZE, OBSERVATION_SIZE, action_id, encode  # noqa: E402
 from ohhell.env.gym import OhHellGymEnv  # noqa: E402
 from ohhell.rules import Rules  # noqa: E402
 
@@ -132,6 +132,30 @@ def test_ppo_decides_from_its_observation_alone_by_the_masked_argmax() -> None:
     assert {"Bid", "Play"} <= kinds
 
 
+def test_the_shipped_76_output_policy_keeps_its_bid() -> None:
+    """R-BID-CHANGE: the shipped policy scores ids 0..75 only; asked to change or
+    keep its bid (ids 76..94) it keeps it, and elsewhere it never picks 76..94."""
+    from ohhell.encoding import CHANGE_BASE, KEEP
+    from ohhell.env import oh_hell_v0
+
+    bot = PpoBot()
+    assert bot.policy.outputs == CHANGE_BASE == 76
+    env = oh_hell_v0.raw_env(preset="pagat", hand_sizes=(5, 4))
+    env.reset(seed=4)
+    windows = 0
+    while not env.state.is_over:
+        agent = env.agent_selection
+        legal = env.legal_action_ids(agent)
+        chosen = bot.choose_id(env.observation_of(agent), legal)
+        if KEEP in legal:
+            windows += 1
+            assert chosen == KEEP
+        else:
+            assert chosen in legal and chosen < CHANGE_BASE
+        env.step(chosen)
+    assert windows > 0
+
+
 def test_ppo_matches_are_reproducible() -> None:
     rules = make_rules(PRESETS["river"])
 
@@ -205,9 +229,9 @@ def test_the_flat_gym_env_passes_the_checker_and_masks_its_actions(options: dict
     done, rng = False, np.random.default_rng(0)
     while not done:
         mask = flat.action_masks()
-        assert mask.dtype == bool and mask.shape == (ACTION_SIZE,)
+        assert mask.dtype == np.int8 and mask.shape == (ACTION_SIZE,)  # one mask dtype everywhere
         assert np.array_equal(vector, obs["observation"])
-        assert np.array_equal(mask, obs["action_mask"].astype(bool))
+        assert np.array_equal(mask, obs["action_mask"])
         assert sorted(np.flatnonzero(mask)) == flat.legal_action_ids()
         action = int(rng.choice(np.flatnonzero(mask)))
         vector, r1, done, _, _ = flat.step(action)

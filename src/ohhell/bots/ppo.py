@@ -1,7 +1,7 @@
 """The ``ppo`` bot: a small policy network trained by reinforcement learning.
 
-The network reads one seat's observation as ``ohhell.env.encoding`` encodes it
-(the same vector for every rule set and table size) and scores the 76 action
+The network reads one seat's observation as ``ohhell.encoding`` encodes it
+(the same vector for every rule set and table size) and scores the action
 ids; the bot takes the legal id with the highest score, so it is
 deterministic given the observation and never needs its ``rng``. It was
 trained with proximal policy optimisation and action masking by
@@ -13,6 +13,15 @@ The file is an ``.npz`` of ``layer{i}.weight`` (inputs x outputs) and
 ``layer{i}.bias`` for each layer, tanh between layers and none after the
 last, and ``meta``: a JSON text of the training settings. ``save_policy``
 writes one; ``PpoBot(path=...)`` plays any such file.
+
+A policy scores all 95 ids of ``ohhell.encoding`` or, as the shipped one
+does (trained before bid changes had ids), the first 76: cards, blind play,
+bids and trump. The ids it has no score for (76..93 change one's bid, 94
+keep it: R-BID-CHANGE) are never chosen while any scored id is legal; in the
+window where a seat may only change or keep its bid, ``choose_id`` keeps it.
+``choose`` must return an ``Action`` and keeping is none, so a driver that
+asks ``choose`` there gets the bid moved as little as possible (``play_match``
+never asks it).
 
 Like every bot it sees only its seat's ``Observation``. It plays every rule
 set whose observations the encoding can hold: up to 7 seats and 17 cards a
@@ -62,27 +71,47 @@ class PpoBot:
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]  # also every Devil's Bridge play: there is nothing to weigh
-        from ..env.encoding import action_id, encode
+        from ..encoding import KEEP, action_from_id
 
-        by_id = {action_id(a): a for a in legal if not isinstance(a, ChangeBid)}
-        if not by_id:
-            # R-BID-CHANGE: changes have no action id and play_match never
-            # asks a seat that may only change its bid; a driver that does
-            # gets the bid moved as little as possible.
-            current = obs.bids[obs.seat or 0] or 0
+        seat = obs.seat or 0
+        aid = self.choose_id(obs)
+        if aid == KEEP:
+            # R-BID-CHANGE: keeping is no Action, and play_match never asks a
+            # seat that may only change its bid; a driver that asks gets the
+            # bid moved as little as possible.
+            current = obs.bids[seat] or 0
             changes = [a for a in legal if isinstance(a, ChangeBid)]
             return min(changes, key=lambda a: (abs(a.bid - current), a.bid))
+        return action_from_id(aid, seat)
+
+    def choose_id(self, obs: Observation, legal: Sequence[int] | None = None) -> int:
+        """The legal action id the policy scores highest (the lower id on a
+        tie), from ``legal`` (default: ``encoding.legal_action_ids(obs)``).
+        Ids beyond the policy's outputs are never chosen while a scored id is
+        legal; where none is (a 76-output policy asked to change or keep its
+        bid, R-BID-CHANGE), ``KEEP``."""
+        from ..encoding import KEEP, encode, legal_action_ids
+
+        ids = legal_action_ids(obs) if legal is None else list(legal)
+        if not ids:
+            raise ValueError(f"seat {obs.seat} has no legal action to choose from")
+        scored = [i for i in ids if i < self.policy.outputs]
+        if not scored:
+            if KEEP not in ids:
+                raise ValueError(f"the policy scores none of the legal ids {ids}")
+            return KEEP
+        if len(scored) == 1:
+            return scored[0]
         reason = unsupported(obs.rules)
         if reason:
             raise ValueError(f"the ppo bot cannot play these rules: {reason}")
         scores = self.policy.scores(encode(obs))
-        best = max(by_id, key=lambda i: (float(scores[i]), -i))  # ties: the lower id
-        return by_id[best]
+        return max(scored, key=lambda i: (float(scores[i]), -i))  # ties: the lower id
 
 
 def unsupported(rules: Rules) -> str | None:
     """Why the observation encoding cannot hold this rule set, or None."""
-    from ..env.encoding import MAX_HAND, MAX_PLAYERS
+    from ..encoding import MAX_HAND, MAX_PLAYERS
 
     if rules.players > MAX_PLAYERS:
         return f"its observation has room for {MAX_PLAYERS} seats, not {rules.players}"
@@ -104,6 +133,8 @@ class Policy:
             w.setflags(write=False)  # shared by every bot that loads the file
             b.setflags(write=False)
         self.meta = meta
+        self.outputs = int(self.layers[-1][0].shape[1])
+        """Action ids scored: 0..outputs-1 (95, or 76 for a policy without bid changes)."""
 
     def scores(self, vector: Any) -> Any:
         """The action scores (logits) for one observation vector."""
@@ -134,7 +165,7 @@ def load_policy(path: str | Path | None = None) -> Policy:
 def _load(path: str) -> Policy:
     import numpy as np
 
-    from ..env.encoding import ACTION_SIZE, OBSERVATION_SIZE
+    from ..encoding import ACTION_SIZE, CHANGE_BASE, OBSERVATION_SIZE
 
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"])) if "meta" in data else {}
@@ -144,10 +175,13 @@ def _load(path: str) -> Policy:
             layers.append((data[f"layer{i}.weight"], data[f"layer{i}.bias"]))
     if not layers:
         raise ValueError(f"{path} holds no policy layers (layer0.weight, layer0.bias, ...)")
-    if layers[0][0].shape[0] != OBSERVATION_SIZE or layers[-1][0].shape[1] != ACTION_SIZE:
+    # A policy trained before bid changes had ids scores the first CHANGE_BASE
+    # (76) ids; choose_id never picks the ids it lacks while a scored one is legal.
+    if layers[0][0].shape[0] != OBSERVATION_SIZE or layers[-1][0].shape[1] not in (ACTION_SIZE, CHANGE_BASE):
         raise ValueError(
             f"{path} maps {layers[0][0].shape[0]} inputs to {layers[-1][0].shape[1]} scores; "
-            f"a policy must map the {OBSERVATION_SIZE}-value observation to the {ACTION_SIZE} action ids"
+            f"a policy must map the {OBSERVATION_SIZE}-value observation to the {ACTION_SIZE} action ids "
+            f"(or the first {CHANGE_BASE}, without bid changes)"
         )
     return Policy(layers, meta)
 

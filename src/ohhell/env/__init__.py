@@ -12,8 +12,8 @@ from their modules, not from here.
 
 from __future__ import annotations
 
-from . import encoding, history
-from .encoding import (
+from .. import encoding
+from ..encoding import (
     ACTION_SIZE,
     LAYOUT,
     OBSERVATION_SIZE,
@@ -24,6 +24,7 @@ from .encoding import (
     legal_action_ids,
     observation_size,
 )
+from . import history
 from .history import HISTORY_LAYOUT, HISTORY_SIZE, information_state, information_state_string
 
 __all__ = [

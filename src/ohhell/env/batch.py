@@ -3,12 +3,12 @@
 >>> import numpy as np
 >>> from ohhell.env.batch import BatchSimulator
 >>> sim = BatchSimulator(256, preset="pagat", seed=1)
->>> mask = sim.action_mask()  # (256, 76) int8: the legal ids of each game's seat to act
+>>> mask = sim.action_mask()  # (256, 95) int8: the legal ids of each game's seat to act
 >>> obs = sim.observe()  # (256, OBS) float32: that seat's view (batch_observe.BATCH_LAYOUT)
 >>> actions = sim.random_actions()  # a random legal id per game
 >>> sim.step(actions)  # every game takes its action; finished matches start anew
 >>> sim.rewards.shape, sim.terminations.shape, mask.shape
-((256, 4), (256,), (256, 76))
+((256, 4), (256,), (256, 95))
 
 ``B`` games of one rule set (any preset, or a preset with options, as
 ``oh_hell_v0.env`` takes them) live in NumPy arrays: hands are 52-bit masks
@@ -27,7 +27,7 @@ and deals, the hook, trump, which card beats which, scores) by calling the
 core's functions, and ``tests/env/test_batch.py`` replays the same actions
 through ``GameState`` for every preset and compares masks, turns, trick
 winners, observations and scores at every step. Actions and observations
-are those of ``encoding`` (76 ids; the observation is its fields for this
+are those of ``encoding`` (95 ids; the observation is its fields for this
 table's seats, see ``batch_observe``). A pack with two of a card (option
 ``deck=australian``) is refused with ``RulesError``; every other option plays.
 """
@@ -40,11 +40,20 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from .. import ALL_CARDS, Card, Deal, Rules, hand_follows
+from .. import ALL_CARDS, MAX_BID_CHANGES, Card, Deal, Rules, hand_follows
+from ..encoding import (
+    ACTION_SIZE,
+    BID_BASE,
+    CHANGE_BASE,
+    KEEP,
+    MASK_DTYPE,
+    PLAY_BLIND,
+    TRUMP_BASE,
+    describe_action_id,
+)
 from .batch_bits import card_bits, popcount, random_legal, select_bit
 from .batch_observe import BATCH_PHASES, batch_layout, build_observation, observation_bounds
 from .batch_tables import BIDS, CARDS, NO_TRUMP, RuleTables, rule_tables
-from .encoding import ACTION_SIZE, BID_BASE, PLAY_BLIND, TRUMP_BASE, describe_action_id
 from .oh_hell_v0 import REWARDS, build_rules
 
 BID: Final = BATCH_PHASES["bid"]
@@ -120,6 +129,10 @@ class BatchSimulator:
         # Per game.
         self.phase: IP = np.zeros(b, np.intp)  # BATCH_PHASES: bid, trump, play, over
         self.to_act: IP = np.zeros(b, np.intp)  # the seat asked; -1 when the match is over
+        # R-BID-CHANGE: the seat asked whether it changes or keeps the bid it
+        # has just made (then to_act is that seat), -1 if none; its changes so far.
+        self.changer: IP = np.full(b, -1, np.intp)
+        self.changes: IP = np.zeros(b, np.intp)
         self.number: IP = np.zeros(b, np.intp)  # hand number, 0-based
         self.size: IP = np.zeros(b, np.intp)  # hand size
         self.dealer: IP = np.zeros(b, np.intp)
@@ -247,6 +260,8 @@ class BatchSimulator:
         self.played[g] = 0
         self.phase[g] = BID
         self.to_act[g] = t.first_asked[dealer]
+        self.changer[g] = -1
+        self.changes[g] = 0
         self.leader[g] = t.lead[dealer]  # known from the deal on, as GameState shows it
         self.new_hand[g] = True
 
@@ -263,7 +278,7 @@ class BatchSimulator:
         return spaces.Box(low, high, (self.observation_size,), np.float32)
 
     def action_space(self, agent: str | None = None) -> spaces.Discrete:
-        """One game's action space: ``encoding``'s 76 ids."""
+        """One game's action space: ``encoding``'s 95 ids."""
         return spaces.Discrete(ACTION_SIZE)
 
     @property
@@ -294,13 +309,15 @@ class BatchSimulator:
         return np.where(self.phase == PLAY, legal, np.uint64(0))
 
     def action_mask(self, agent: int | str | npt.ArrayLike | None = None, out: I8 | None = None) -> I8:
-        """[B, 76] int8: 1 for each legal id of the seat to act (``agent=None``)
+        """[B, 95] int8: 1 for each legal id of the seat to act (``agent=None``)
         or of the seat given (a seat, an agent name or [B] seats), which is zero
         in games where that seat is not asked. ``out`` receives it if given."""
         t, n, b = self.tables, self.players, self.num_games
         if out is None:
-            mask = np.zeros((b, ACTION_SIZE), np.int8)
+            mask = np.zeros((b, ACTION_SIZE), MASK_DTYPE)
         else:
+            if out.shape != (b, ACTION_SIZE) or out.dtype != MASK_DTYPE:
+                raise ValueError(f"out must be an int8 array of shape ({b}, {ACTION_SIZE})")
             mask = out
             mask.fill(0)
         legal = self._legal_cards()
@@ -309,13 +326,22 @@ class BatchSimulator:
             legal = np.where(blind, np.uint64(0), legal)  # R-DEVILS-BRIDGE: only the unseen card
             mask[:, PLAY_BLIND] = blind
         mask[:, :CARDS] = card_bits(legal)
-        d = np.flatnonzero(self.phase == BID)
+        bidding = self.phase == BID
+        if t.bid_changes:
+            window = self.changer >= 0  # R-BID-CHANGE: changes to any other bid, or keep
+            w = np.flatnonzero(window)
+            if len(w):
+                current = self._bids_f[w * n + self.changer[w]]
+                mask[w, CHANGE_BASE:KEEP] = t.change_mask[self.size[w], current]
+                mask[w, KEEP] = 1
+            bidding &= ~window
+        d = np.flatnonzero(bidding)
         if len(d):
             row = (self.size[d] * n + self.bid_count[d]) * t.bid_mask.shape[2] + self.bid_sum[d]
             mask[d, BID_BASE : BID_BASE + t.bid_mask.shape[-1]] = self._bid_mask_f[row]
         named = self.phase == TRUMP
         if named.any():
-            mask[named, TRUMP_BASE:ACTION_SIZE] = 1
+            mask[named, TRUMP_BASE:CHANGE_BASE] = 1
         if agent is not None:
             mask[self._seats(agent) != self.to_act] = 0
         return mask
@@ -343,7 +369,7 @@ class BatchSimulator:
         u = rng.random(self.num_games)
         phase = self.phase
         cards = self._legal_cards()
-        count = np.where(phase == TRUMP, ACTION_SIZE - TRUMP_BASE, popcount(cards))
+        count = np.where(phase == TRUMP, CHANGE_BASE - TRUMP_BASE, popcount(cards))
         row = (self.size * n + np.minimum(self.bid_count, n - 1)) * t.bid_mask.shape[2] + self.bid_sum
         bidding = phase == BID
         count = np.where(bidding, self._bid_count_f[row], count)
@@ -351,6 +377,16 @@ class BatchSimulator:
         out = select_bit(cards, pick)
         out = np.where(bidding, BID_BASE + self._bid_pick_f[row, np.minimum(pick, BIDS - 1)], out)
         out = np.where(phase == TRUMP, TRUMP_BASE + pick, out)
+        if t.bid_changes:
+            # R-BID-CHANGE: size + 1 choices, every other bid 0..size and KEEP
+            # last, so the pick-th skips the current bid. Only the games in
+            # the window are computed: a few of the batch at a time.
+            w = np.flatnonzero(self.changer >= 0)
+            if len(w):
+                size = self.size[w]
+                pick = (u[w] * (size + 1)).astype(np.intp)
+                current = self._bids_f[w * n + self.changer[w]]
+                out[w] = np.where(pick == size, KEEP, CHANGE_BASE + pick + (pick >= current))
         if t.devils_bridge:
             out = np.where(t.blind_size[self.size] & (phase == PLAY), PLAY_BLIND, out)
         return np.where(phase == OVER, 0, out)
@@ -390,6 +426,10 @@ class BatchSimulator:
             if plays.any():
                 self._play(idx[plays], act[plays])
             bids = phase == BID
+            window = bids & (self.changer[idx] >= 0)  # R-BID-CHANGE
+            if window.any():
+                bids &= ~window
+                self._change(idx[window], act[window])
             if bids.any():
                 self._bid(idx[bids], act[bids] - BID_BASE)
             names = phase == TRUMP
@@ -408,12 +448,23 @@ class BatchSimulator:
             blind = t.blind_size[self.size[g]] & (phase == PLAY)
             ok = np.where(blind, act == PLAY_BLIND, ok)
         bid = act - BID_BASE
-        in_bids = (phase == BID) & (bid >= 0) & (bid < t.bid_mask.shape[-1])
+        bidding = phase == BID
+        if t.bid_changes:
+            window = bidding & (self.changer[g] >= 0)
+            w = np.flatnonzero(window)
+            if len(w):
+                # R-BID-CHANGE: KEEP, or a change to another bid of 0..size.
+                bidding &= ~window
+                gw, aw = g[w], act[w]
+                new = aw - CHANGE_BASE
+                current = self._bids_f[gw * n + self.changer[gw]]
+                ok[w] = (aw == KEEP) | ((new >= 0) & (new <= self.size[gw]) & (new != current))
+        in_bids = bidding & (bid >= 0) & (bid < t.bid_mask.shape[-1])
         if in_bids.any():
             d = np.flatnonzero(in_bids)
             row = (self.size[g[d]] * n + self.bid_count[g[d]]) * t.bid_mask.shape[2] + self.bid_sum[g[d]]
             ok[d] = self._bid_mask_f[row, bid[d]] == 1
-        ok |= (phase == TRUMP) & (act >= TRUMP_BASE) & (act < ACTION_SIZE)
+        ok |= (phase == TRUMP) & (act >= TRUMP_BASE) & (act < CHANGE_BASE)
         if not ok.all():
             bad = np.flatnonzero(~ok)
             game = int(g[bad[0]])
@@ -478,10 +529,36 @@ class BatchSimulator:
         count = self.bid_count[d] + 1
         self.bid_count[d] = count
         self.bid_sum[d] += bid
-        self.to_act[d] = t.next_asked[seat]
         done = count == n
+        if t.bid_changes:
+            # R-BID-CHANGE, as the OpenSpiel game asks: the seat that has just
+            # bid is asked first whether it changes its bid or keeps it; the
+            # last bid opens no window.
+            self.changer[d] = np.where(done, -1, seat)
+            self.changes[d] = 0
+            self.to_act[d] = seat
+        else:
+            self.to_act[d] = t.next_asked[seat]
         if done.any():
             self._end_bidding(d[done])
+
+    def _change(self, w: IP, act: IP) -> None:
+        """R-BID-CHANGE: a change (at most ``MAX_BID_CHANGES``) or ``KEEP``; then
+        the next bidder is asked."""
+        n = self.players
+        seat = self.changer[w]
+        change = act != KEEP
+        c = w[change]
+        if len(c):
+            flat = c * n + seat[change]
+            new = act[change] - CHANGE_BASE
+            self.bid_sum[c] += new - self._bids_f[flat]
+            self._bids_f[flat] = new
+            self.changes[c] += 1
+        closed = ~change | (self.changes[w] >= MAX_BID_CHANGES)
+        e = w[closed]
+        self.changer[e] = -1
+        self.to_act[e] = self.tables.next_asked[seat[closed]]
 
     def _end_bidding(self, e: IP) -> None:
         t, n = self.tables, self.players

@@ -63,6 +63,6 @@ def random_legal(mask: I8, rng: np.random.Generator) -> IP:
     """A uniformly random id among each row's ones (id 0 for a row without)."""
     count = mask.sum(axis=1, dtype=np.intp)
     pick = (rng.random(len(mask)) * count).astype(np.intp)  # the pick-th legal id, from 0
-    running = np.cumsum(mask, axis=1, dtype=np.int8)  # at most 76
+    running = np.cumsum(mask, axis=1, dtype=np.int8)  # at most 95
     chosen = (running <= pick[:, None]).sum(axis=1, dtype=np.intp)
     return np.where(count > 0, chosen, 0)

@@ -1,18 +1,14 @@
-"""The batched simulator's observation: ``encoding``'s fields, sized for one table.
+"""The batched simulator's observation: ``encoding``'s compact vector, built from arrays.
 
-``encoding.encode`` lays out one vector for every rule set and table size
-(1162 values, per-seat blocks padded to 7 seats, the rules themselves
-included). A batch holds one rule set, so its observation keeps encoding's
-fields with the same meaning, order and scaling, but per-seat blocks have
-one entry per seat at this table (relative to the observer: block r is the
-seat r places to its left), and fields that cannot vary within one rule set
-are left out: ``seat_present``, ``players``, ``trump_mode``, ``scoring``,
-``tie_break`` and ``rule_flags`` always; ``visible_hands`` unless the rules
-play Devil's Bridge (then ``devils_bridge_now`` is encoding's "Devil's Bridge
-this hand" flag) and ``teammate`` unless they have teams. 552 values for 4
-players. ``batch_layout(rules)`` gives each field's range;
-``tests/env/test_batch.py`` checks every field against ``encode(observe(...))``
-through whole matches of every preset.
+A batch holds one rule set, so its observation is the compact form of the
+full vector (``ohhell.encoding.compact``: the same fields for this table's
+seats, without what the rules fix; 552 values for 4 players), computed for
+thousands of games at once from the simulator's arrays. Each value is the
+same float32 as ``encode`` gives: a scaled field is divided in float64 and
+rounded once, as Python's arithmetic in ``encode`` is. ``tests/env/test_batch.py``
+checks, through whole matches of every preset, that every row is bit for bit
+``to_compact(encode(observe(state, seat)))`` and that ``to_full`` of it is
+``encode(...)``.
 """
 
 from __future__ import annotations
@@ -23,10 +19,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import Phase, Rules
+from ..encoding import MAX_HAND, PHASES, SCORE_CLIP, SCORE_SCALE, compact_bounds, compact_layout
 from .batch_bits import card_bits
 from .batch_tables import BIDS, CARDS, RuleTables
-from .encoding import LAYOUT, MAX_HAND, PHASES, SCORE_CLIP, SCORE_SCALE
-from .encoding import observation_bounds as encoding_bounds
 
 BATCH_PHASES: Final[dict[str, int]] = {
     p.value: PHASES.index(p) for p in (Phase.BID, Phase.TRUMP, Phase.PLAY, Phase.OVER)
@@ -44,62 +39,17 @@ U64 = npt.NDArray[np.uint64]
 F32 = npt.NDArray[np.float32]
 
 
-def _fields(rules: Rules) -> list[tuple[str, int]]:
-    n = rules.players
-    fields: list[tuple[str, int]] = [("own_hand", CARDS)]
-    if rules.devils_bridge:
-        fields.append(("visible_hands", (n - 1) * CARDS))
-    fields += [
-        ("trick", n * CARDS),
-        ("played", CARDS),
-        ("turned", CARDS),
-        ("trump", 5),
-        ("trump_undecided", 1),
-        ("bids", n * BIDS),
-        ("has_bid", n),
-        ("sealed", n),
-        ("taken", n),
-        ("need", n),
-        ("hand_counts", n),
-        ("hand_size", MAX_HAND),
-        ("hand_size_scaled", 1),
-        ("schedule", 4),
-        ("dealer", n),
-        ("leader", n),
-        ("trump_namer", n),
-        ("voids", n * 4),
-        ("totals", n),
-        ("behind_leader", n),
-        ("exact", n),
-    ]
-    if rules.teams is not None:
-        fields.append(("teammate", n))
-    fields += [("phase", len(PHASES)), ("my_turn", 1), ("forbidden_bid", BIDS), ("balance", 3)]
-    if rules.devils_bridge:
-        fields.append(("devils_bridge_now", 1))
-    return fields
-
-
 def batch_layout(rules: Rules) -> dict[str, tuple[int, int]]:
-    """Each field's ``[start, end)`` range in the batch observation for ``rules``."""
-    out, at = {}, 0
-    for name, size in _fields(rules):
-        out[name] = (at, at + size)
-        at += size
-    return out
+    """Each field's ``[start, end)`` range in the batch observation for ``rules``:
+    ``encoding.compact_layout``."""
+    return compact_layout(rules)
 
 
 def observation_bounds(rules: Rules) -> tuple[F32, F32]:
-    """Per-element bounds, each field's as in ``encoding.observation_bounds``."""
-    low_all, high_all = encoding_bounds()
-    layout = batch_layout(rules)
-    size = max(end for _, end in layout.values())
-    low = np.empty(size, np.float32)
-    high = np.empty(size, np.float32)
-    for name, (a, b) in layout.items():
-        source = LAYOUT["rule_flags"][0] + 5 if name == "devils_bridge_now" else LAYOUT[name][0]
-        low[a:b], high[a:b] = low_all[source], high_all[source]
-    # A hand of the standard pack has each card at most once.
+    """Per-element bounds, each field's as in ``encoding.compact_bounds``, but a
+    card appears at most once: the batch plays the standard pack only."""
+    low, high = compact_bounds(rules)
+    layout = compact_layout(rules)
     for name in ("own_hand", "visible_hands", "played"):
         if name in layout:
             a, b = layout[name]
@@ -125,6 +75,7 @@ class BatchState(Protocol):
     exact: IP
     phase: IP
     to_act: IP
+    changer: IP
     number: IP
     size: IP
     dealer: IP
@@ -215,8 +166,13 @@ def build_observation(sim: BatchState, seats: IP, out: F32 | None = None) -> F32
     one_hot("trump_namer", (sim.namer - seats) % n, (sim.namer >= 0) & in_hand)
     one_hot("phase", phase, np.ones(b, np.bool_))
     # Asked to act: the seat to act, or under simultaneous bidding any seat
-    # that has not bid (game.legal_actions offers it a bid).
-    asked = seats == sim.to_act
+    # that has not bid (game.legal_actions offers it a bid). While a seat
+    # decides on a bid change it is the next bidder that is to act for the
+    # core (R-BID-CHANGE: a change alone is not a turn, as in encode).
+    to_act = sim.to_act
+    if t.bid_changes:
+        to_act = np.where(sim.changer >= 0, t.next_asked[np.maximum(sim.changer, 0)], to_act)
+    asked = seats == to_act
     if t.simultaneous:
         asked = np.where(phase == _BID, ~has_bid[:, 0], asked)
     out[:, lay["my_turn"][0]] = asked
@@ -232,38 +188,39 @@ def build_observation(sim: BatchState, seats: IP, out: F32 | None = None) -> F32
 
     a, e = lay["has_bid"]
     out[:, a:e] = has_bid
+    # Scaled fields: integers divided in float64 and rounded once to float32
+    # on store, exactly as encode's Python arithmetic (a float32 reciprocal
+    # would round twice and differ in the last bit).
     taken = sim.taken.reshape(-1)[flat]
-    scale = np.float32(1 / MAX_HAND)
     a, e = lay["taken"]
-    out[:, a:e] = taken * scale
+    out[:, a:e] = taken / MAX_HAND
     a, e = lay["need"]
-    out[:, a:e] = np.where(shown, bids - taken, 0) * scale
+    out[:, a:e] = np.where(shown, bids - taken, 0) / MAX_HAND
     a, e = lay["hand_counts"]
-    out[:, a:e] = ((size - sim.tricks_done)[:, None] - played) * scale
-    out[:, lay["hand_size_scaled"][0]] = np.where(in_hand, size, 0) * scale
+    out[:, a:e] = ((size - sim.tricks_done)[:, None] - played) / MAX_HAND
+    out[:, lay["hand_size_scaled"][0]] = np.where(in_hand, size, 0) / MAX_HAND
 
     scheduled = t.hands
     number = sim.number
     a = lay["schedule"][0]
-    out[:, a] = np.minimum(number, scheduled) * np.float32(1 / scheduled)
-    out[:, a + 1] = np.maximum(scheduled - number, 0) * np.float32(1 / scheduled)
+    out[:, a] = np.minimum(number, scheduled) / scheduled
+    out[:, a + 1] = np.maximum(scheduled - number, 0) / scheduled
     out[:, a + 2] = t.extra[number]
     out[:, a + 3] = number >= scheduled - 1
 
     a, e = lay["voids"]  # C D H S of each seat (R-FOLLOW): a byte each
     out[:, a:e] = np.take(sim.voids, flat).astype("<u4", copy=False).view(np.uint8).reshape(b, -1)
 
-    totals = sim.totals.reshape(-1)[flat].astype(np.float32)
+    totals = sim.totals.reshape(-1)[flat]
     a, e = lay["totals"]
-    out[:, a:e] = np.clip(totals * np.float32(1 / SCORE_SCALE), -SCORE_CLIP, SCORE_CLIP)
+    out[:, a:e] = np.clip(totals / SCORE_SCALE, -SCORE_CLIP, SCORE_CLIP)
     a, e = lay["behind_leader"]
     best = totals[:, 0].copy()
     for r in range(1, n):  # a loop over seats: numpy's max along a short axis is slow
         np.maximum(best, totals[:, r], out=best)
-    behind = (totals - best[:, None]) * np.float32(1 / SCORE_SCALE)
-    out[:, a:e] = np.maximum(behind, -SCORE_CLIP)
+    out[:, a:e] = np.maximum((totals - best[:, None]) / SCORE_SCALE, -SCORE_CLIP)
     a, e = lay["exact"]
-    out[:, a:e] = np.minimum(sim.exact.reshape(-1)[flat] * np.float32(1 / scheduled), 1)
+    out[:, a:e] = np.minimum(sim.exact.reshape(-1)[flat] / scheduled, 1)
     if "teammate" in lay:
         a, e = lay["teammate"]
         out[:, a:e] = t.side[seats[:, None], rel]

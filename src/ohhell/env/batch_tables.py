@@ -41,7 +41,7 @@ from .. import (
     score_hand,
     sides,
 )
-from .encoding import MAX_HAND, TRUMP_CHOICES
+from ..encoding import MAX_HAND, TRUMP_CHOICES
 
 CARDS: Final = 52
 NO_TRUMP: Final = 4
@@ -80,6 +80,7 @@ class RuleTables:
     max_hands: int  # with tie-break hands (R-TIE-EXTRA)
     max_size: int  # the largest hand
     simultaneous: bool  # R-BID-SIMULTANEOUS
+    bid_changes: bool  # R-BID-CHANGE: a seat is asked to change or keep its bid after it bids
     bidder_names_trump: bool  # R-TRUMP-BIDDER
     extra_hands: bool  # R-TIE-EXTRA
     devils_bridge: bool  # R-DEVILS-BRIDGE in the rules
@@ -104,6 +105,7 @@ class RuleTables:
     # Bids, by (hand size, bids made, sum of the bids made).
     bid_mask: I8  # [size, made, sum, 18]: the legal bid ids (R-BID-RANGE, R-HOOK)
     forbidden: IP  # [size, made, sum]: the bid the hook forbids the next bidder, -1 if none
+    change_mask: I8  # [size, current bid, 18]: the bids a change may go to (R-BID-CHANGE)
     balance: IP  # [size, sum of all bids]: 0 under, 1 over, 2 even (R-BID-ANNOUNCE)
     # Scores: [no trump, namer context, bid, tricks] (R-SC-*).
     scores: I32
@@ -167,6 +169,9 @@ def rule_tables(rules: Rules) -> RuleTables:
         max_hands=max_hands,
         max_size=max_size,
         simultaneous=simultaneous,
+        # game._do_bid opens the window only under sequential bidding, and
+        # never after the last bid.
+        bid_changes=rules.bid_changes and not simultaneous,
         bidder_names_trump=rules.trump is TrumpMode.BIDDER,
         extra_hands=extra,
         devils_bridge=rules.devils_bridge,
@@ -187,6 +192,7 @@ def rule_tables(rules: Rules) -> RuleTables:
         beats=table,
         bid_mask=bid_mask,
         forbidden=forbidden,
+        change_mask=_change_table(max_size),
         balance=balance,
         scores=_score_table(rules, max_size),
         side=_side_matrix(rules),
@@ -216,6 +222,17 @@ def _bid_tables(rules: Rules, max_size: int) -> tuple[I8, IP, IP]:
         for total in range(size * n + 1):
             balance[size, total] = _BALANCES.index(bid_balance([total], size))
     return mask, forbidden, balance
+
+
+def _change_table(max_size: int) -> I8:
+    """R-BID-CHANGE, as ``game.legal_actions`` offers changes: any bid of the hand's
+    range (R-BID-RANGE) but the current one; the hook does not apply to a change."""
+    table = np.zeros((max_size + 1, BIDS, BIDS), np.int8)
+    for size in range(max_size + 1):
+        table[size, :, : size + 1] = 1
+        for current in range(BIDS):
+            table[size, current, current] = 0
+    return table
 
 
 def _score_table(rules: Rules, max_size: int) -> I32:

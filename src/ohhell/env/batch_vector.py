@@ -3,23 +3,24 @@
 >>> from ohhell.env.batch_vector import OhHellVectorEnv
 >>> envs = OhHellVectorEnv(8, seat=0, preset="pagat", single_deal=True)
 >>> obs, infos = envs.reset(seed=3)
->>> masks = envs.action_masks()  # [8, 76] bool, for masked policies
+>>> masks = envs.action_masks()  # [8, 95] int8, for masked policies
 >>> actions = envs.sample_legal()
 >>> obs, rewards, terminated, truncated, infos = envs.step(actions)
 >>> obs.shape, rewards.dtype, masks.dtype
-((8, 552), dtype('float32'), dtype('bool'))
+((8, 552), dtype('float32'), dtype('int8'))
 
 ``num_envs`` games of ``batch.BatchSimulator``; in each the learner holds
 ``seat`` and the other seats are played by a built-in policy (``opponent``):
 ``"random"`` (a uniformly random legal action) or any callable that takes
 the observations and masks of the games where an opponent is to act
-(``[G, obs]`` float32, ``[G, 76]`` int8) and returns their actions. Each step
+(``[G, obs]`` float32, ``[G, 95]`` int8) and returns their actions. Each step
 is the learner's action in every game, then the opponents' until the learner
 is asked again or the match is over.
 
 Observations are the batch observation of the learner's seat (a ``Box``; its
 fields are ``layout``, see ``batch_observe``). ``action_masks()`` gives the
-learner's legal ids, and so does ``infos["action_mask"]``. The reward is the
+learner's legal ids as int8 (1 for a legal id, like every mask of the
+package), and so does ``infos["action_mask"]``. The reward is the
 learner's side's score for each hand that ended during the step
 (``reward="hand"``) or its match total at the end (``"final"``), as in
 ``gym.OhHellGymEnv``. An episode is the match (``single_deal`` makes it one
@@ -44,8 +45,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from .. import Rules
+from ..encoding import ACTION_SIZE, describe_action_id
 from .batch import OVER, BatchSimulator
-from .encoding import ACTION_SIZE, describe_action_id
 from .gym import ILLEGAL
 
 F32 = npt.NDArray[np.float32]
@@ -144,9 +145,12 @@ class OhHellVectorEnv(gymnasium.vector.VectorEnv[F32, IP, npt.NDArray[Any]]):
             infos["illegal_action"] = illegal
         return sim.observe(seat), rewards, terminated, np.zeros(self.num_envs, np.bool_), infos
 
-    def action_masks(self) -> B8:
-        """[num_envs, 76] bool: the learner's legal ids in each game (none once it is over)."""
-        return self.sim.action_mask(self.seat).astype(np.bool_)
+    def action_masks(self) -> I8:
+        """[num_envs, 95] int8, 1 for each legal id of the learner in each game
+        (none once it is over): int8 like every mask of the package (it was
+        bool before the masks were made one dtype); masked policies read
+        nonzero as legal."""
+        return self.sim.action_mask(self.seat)
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> IP:
         """A uniformly random legal action of the learner in each game."""

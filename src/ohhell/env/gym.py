@@ -7,14 +7,18 @@
 (['action_mask', 'observation'], True)
 
 The learner's observation and action space are those of ``oh_hell_v0`` (a
-``Dict`` of the encoded vector and the action mask over the 76 ids;
+``Dict`` of the encoded vector and the action mask over the 95 ids;
 ``observation="history"`` gives the perfect-recall information state instead).
 ``flatten=True`` makes the observation the vector alone (a ``Box``), for
 learners that take one array; the legal actions then come from
-``action_masks()`` (a boolean array over the 76 ids, which maskable policy
-learners call before each step), available in either form. Between
+``action_masks()`` (an int8 array over the 95 ids, 1 for a legal one, like
+every mask of the package; maskable policy learners call it before each
+step and read nonzero as legal), available in either form. Between
 the learner's turns the other seats are played by bots, each choosing from its
-own ``view.Observation`` only, as in ``bots.play_match``. ``reset(seed=...)``
+own ``view.Observation`` only, as in ``bots.play_match``. Under R-BID-CHANGE
+the learner is asked, right after each of its bids, whether it changes it
+(ids 76..93) or keeps it (94), as in ``oh_hell_v0``; a bot is never made to
+decide that and keeps its bid. ``reset(seed=...)``
 fixes the deals and the bots' choices: bots given by name search with a fixed
 budget (``FIXED_BUDGETS``: the expert 40 worlds a decision), never with a
 time limit, so the same seed gives the same episode on any machine.
@@ -33,7 +37,7 @@ so unmasked samplers (and ``gymnasium.utils.env_checker``) can run;
 >>> flat = OhHellGymEnv(opponents=("random",), single_deal=True, flatten=True)
 >>> vector, info = flat.reset(seed=7)
 >>> vector.shape, flat.action_masks().shape, flat.action_masks().dtype
-((1162,), (76,), dtype('bool'))
+((1162,), (95,), dtype('int8'))
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ import numpy.typing as npt
 
 from .. import Rules
 from ..bots import Bot, get_bot
-from .encoding import ACTION_SIZE, action_id, describe_action_id, legal_action_ids
+from ..encoding import ACTION_SIZE, KEEP, MASK_DTYPE, action_id, changer, describe_action_id
 from .oh_hell_v0 import ObsDict, raw_env
 
 ILLEGAL: Final = ("penalty", "raise")
@@ -113,7 +117,7 @@ class OhHellGymEnv(gymnasium.Env[GymObs, np.int64]):
         space: Any = self.aec.observation_space(self.agent)  # a Dict: "observation", "action_mask"
         self.observation_space = space["observation"] if self.flatten else space
         self.action_space = gymnasium.spaces.Discrete(ACTION_SIZE)
-        self._mask = np.zeros(ACTION_SIZE, np.int8)
+        self._mask = np.zeros(ACTION_SIZE, MASK_DTYPE)
 
     @property
     def rules(self) -> Rules:
@@ -134,7 +138,7 @@ class OhHellGymEnv(gymnasium.Env[GymObs, np.int64]):
         if state.is_over:
             raise ValueError("the match is over: call reset()")
         aid = int(action)
-        legal = legal_action_ids(aec.observation_of(self.agent))
+        legal = aec.legal_action_ids(self.agent)
         if aid not in legal:
             why = f"action {aid} ({describe_action_id(aid)}) is not legal; legal: {legal}"
             if self.illegal_action == "raise":
@@ -159,11 +163,12 @@ class OhHellGymEnv(gymnasium.Env[GymObs, np.int64]):
     def legal_action_ids(self) -> list[int]:
         return self.aec.legal_action_ids(self.agent)
 
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        """True for each id the learner may take now (all False once the
-        match is over): the mask of the last observation returned. Maskable
-        policy learners call this method by name before each step."""
-        return self._mask.astype(bool)
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """1 for each id the learner may take now (all 0 once the match is
+        over), int8 like every mask here: the mask of the last observation
+        returned, as a fresh array. Maskable policy learners call this method
+        by name before each step."""
+        return self._mask.copy()
 
     def _observe(self) -> GymObs:
         obs = self.aec.observe(self.agent)
@@ -174,6 +179,11 @@ class OhHellGymEnv(gymnasium.Env[GymObs, np.int64]):
         aec = self.aec
         while not aec.state.is_over and aec.agent_selection != self.agent:
             seat = int(aec.agent_selection.rpartition("_")[2])
+            if seat == changer(aec.match):
+                # R-BID-CHANGE: a bot is never made to decide a change (as in
+                # play_match); it keeps its bid and the next bidder is asked.
+                aec.step(KEEP)
+                continue
             obs = aec.observation_of(aec.agent_selection)
             aec.step(action_id(self.bots[seat].choose(obs, self._bot_rngs[seat])))
 

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import Card, Observation, Phase, bidding_order
-from .encoding import CARDS, MAX_HAND, MAX_PLAYERS, PHASES, TRUMP_CHOICES
+from ..encoding import CARDS, MAX_HAND, MAX_PLAYERS, PHASES, TRUMP_CHOICES
 
 _IN_HAND: Final = (Phase.BID, Phase.TRUMP, Phase.PLAY)
 

@@ -5,15 +5,17 @@
 >>> env.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> obs["observation"].shape, obs["action_mask"].shape, terminated
-((1162,), (76,), False)
+((1162,), (95,), False)
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers). The agent asked to
-act is the one the referee (``ohhell.Match``) asks first: the bidder, the trump namer
-or the player; under simultaneous bidding (R-BID-SIMULTANEOUS) each seat that
-has not bid, in seat order, while the bids stay sealed in everyone's
-observation. A seat that may still change its bid (R-BID-CHANGE) is never
-asked: a change is a right, not a decision bots are made to take. Chance (the
-draw for dealer and every deal) is internal, from ``reset(seed=...)``.
+act is ``encoding.seat_to_ask`` of the referee (``ohhell.Match``), as in the
+OpenSpiel game: under R-BID-CHANGE, right after a seat bids it is asked
+whether it changes its bid (ids 76..93, at most ``MAX_BID_CHANGES`` times) or
+keeps it (94), before the next bidder bids; otherwise the bidder, the trump
+namer or the player; under simultaneous bidding (R-BID-SIMULTANEOUS) each
+seat that has not bid, in seat order, while the bids stay sealed in
+everyone's observation. Chance (the draw for dealer and every deal) is
+internal, from ``reset(seed=...)``.
 
 Observations are ``{"observation": encoding.encode(view), "action_mask": ...}``
 (``observation="compact"``, the default) or, with ``observation="history"``,
@@ -54,16 +56,19 @@ from .. import (
     sides,
 )
 from .. import sample_world as _sample_world
-from .encoding import (
+from ..encoding import (
     ACTION_SIZE,
+    KEEP,
+    MASK_DTYPE,
     OBSERVATION_SIZE,
     action_from_id,
-    action_mask,
     describe_action_id,
     encode,
-    legal_action_ids,
+    legal_ids,
     observation_bounds,
     observation_text,
+    seat_to_ask,
+    take_id,
 )
 from .history import HISTORY_SIZE, history_bounds, information_state, information_state_string
 
@@ -145,7 +150,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(low, high, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), np.int8),
+                "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), MASK_DTYPE),
             }
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -189,15 +194,16 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
             raise ValueError(f"{agent} must act: None is only for agents whose match has ended")
         seat = self._seat[agent]
         state = self.state
-        move = action_from_id(int(action), seat)
-        if move not in self.match.legal(seat):  # the legal set observe() would show, made cheaply
+        aid = int(action)
+        legal = legal_ids(self.match, seat)
+        if aid not in legal:
             raise ValueError(
-                f"{agent} cannot take action {int(action)} ({describe_action_id(int(action))}): "
-                f"{self._reason(move)}; legal ids: {legal_action_ids(observe(state, seat))}"
+                f"{agent} cannot take action {aid} ({describe_action_id(aid)}): "
+                f"{self._reason(seat, aid)}; legal ids: {legal}"
             )
         self._cumulative_rewards[agent] = 0.0
         hands_before = len(state.results)
-        self.match.submit(move)
+        take_id(self.match, seat, aid)  # KEEP is the referee's keep_bid (R-BID-CHANGE)
         self._deal()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.reward_mode == "hand" and len(state.results) > hands_before:
@@ -217,11 +223,9 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
     def observe(self, agent: str) -> ObsDict:
         seat = self._seat[agent]
         view = observe(self.state, seat)
-        mask = (
-            action_mask(view)
-            if agent == self.agent_selection and not self.state.is_over
-            else np.zeros(ACTION_SIZE, np.int8)
-        )
+        mask = np.zeros(ACTION_SIZE, MASK_DTYPE)
+        if agent == self.agent_selection and not self.state.is_over:
+            mask[legal_ids(self.match, seat)] = 1
         vector = encode(view) if self.observation_mode == "compact" else information_state(view)
         return {"observation": vector, "action_mask": mask}
 
@@ -263,7 +267,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         """The ids the agent may take now (empty unless it is the agent to act)."""
         if agent != self.agent_selection or self.state.is_over:
             return []
-        return legal_action_ids(self.observation_of(agent))
+        return legal_ids(self.match, self._seat[agent])
 
     def sample_world(self, agent: str, rng: random.Random) -> GameState:
         """A full state consistent with what the agent knows (voids respected),
@@ -296,14 +300,19 @@ class raw_env(AECEnv[str, ObsDict, int]):  # type: ignore[misc]  # PettingZoo's 
         if self.state.is_over:
             self.agent_selection = self.agents[0] if self.agents else self.possible_agents[0]
         else:
-            self.agent_selection = self.possible_agents[self.match.to_ask()[0]]
+            seat = seat_to_ask(self.match)  # the seat that may change its bid first (R-BID-CHANGE)
+            assert seat is not None  # chance has been dealt and the match goes on
+            self.agent_selection = self.possible_agents[seat]
 
-    def _reason(self, move: Action) -> str:
+    def _reason(self, seat: int, aid: int) -> str:
+        if aid == KEEP:
+            return "there is no bid of its that it could still change (R-BID-CHANGE)"
         try:
+            move: Action = action_from_id(aid, seat)
             self.match.check(move)
-        except IllegalActionError as err:
+        except (ValueError, IllegalActionError) as err:
             return str(err)
-        return "it is legal, but not a choice this environment asks for"
+        return "it is legal, but not a choice this environment asks for now"
 
 
 def env(**kwargs: Any) -> AECEnv[str, ObsDict, int]:

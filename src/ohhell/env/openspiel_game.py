@@ -27,13 +27,15 @@ deal in the order the pack is dealt (R-DEAL) and the turned card
 weigh twice. Once a round is complete, the draw or the ``Deal`` goes to the
 referee.
 
-Actions (``NUM_ACTIONS`` = 95 ids, the same for every rule set): ids 0..75 are
-``encoding``'s (play a card by ``Card.index``, 52 play blind under
-R-DEVILS-BRIDGE, 53..70 bid 0..17, 71..75 name a trump or no trump under
-R-TRUMP-BIDDER), then ``CHANGE_BASE`` + b (76..93) changes one's bid to b and
-``KEEP`` (94) keeps it (R-BID-CHANGE). A bid change is a right, not a turn;
-here the seat that may still change its bid is asked first whether it keeps
-it, before the next bidder bids, which is the last moment the rule allows.
+Actions (``NUM_ACTIONS`` = 95 ids, the same for every rule set) are the ids
+of ``ohhell.encoding``, the one action space of every environment: play a
+card by ``Card.index``, 52 play blind under R-DEVILS-BRIDGE, 53..70 bid
+0..17, 71..75 name a trump or no trump under R-TRUMP-BIDDER, then
+``CHANGE_BASE`` + b (76..93) changes one's bid to b and ``KEEP`` (94) keeps it
+(R-BID-CHANGE). A bid change is a right, not a turn; here, as in every
+environment (``encoding.seat_to_ask``), the seat that may still change its bid
+is asked first whether it keeps it, before the next bidder bids, which is the
+last moment the rule allows.
 Under R-BID-SIMULTANEOUS the seats bid in seat order, each bid sealed from
 the others until the last is in.
 
@@ -67,11 +69,10 @@ from .. import (
     score_hand,
     sides,
 )
+from ..encoding import CHANGE_BASE, KEEP
 from .openspiel_game_table import (
     CARD_OUTCOMES,
     CHANCE_PLAYER,
-    CHANGE_BASE,
-    KEEP,
     NUM_ACTIONS,
     TERMINAL,
     Observer,

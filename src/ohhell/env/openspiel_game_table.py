@@ -40,23 +40,27 @@ from .. import (
     sample_hands,
     seen_action,
 )
-from .encoding import (
+from ..encoding import (
     ACTION_SIZE,
     BID_BASE,
+    CHANGE_BASE,
+    KEEP,
     MAX_HAND,
     MAX_PLAYERS,
     OBSERVATION_SIZE,
     action_from_id,
-    action_id,
+    changer,
     describe_action_id,
     encode,
+    legal_ids,
     observation_text,
+    seat_to_ask,
 )
 from .history import HISTORY_SIZE, information_state, information_state_string, played_by_seat
 
-CHANGE_BASE: Final = ACTION_SIZE  # 76: change one's bid to 0..MAX_HAND (R-BID-CHANGE)
-KEEP: Final = CHANGE_BASE + MAX_HAND + 1  # 94: keep the bid one could still change
-NUM_ACTIONS: Final = KEEP + 1
+NUM_ACTIONS: Final = ACTION_SIZE
+"""OpenSpiel's distinct actions: ``ohhell.encoding``'s 95 ids (``CHANGE_BASE`` + b
+changes one's bid to b, ``KEEP`` keeps it: R-BID-CHANGE)."""
 CARD_OUTCOMES: Final = len(ALL_CARDS)
 """Chance outcomes are card values, by ``Card.index``."""
 
@@ -106,10 +110,6 @@ _DRAW_PACK: Final = Counter(ALL_CARDS)  # R-DEALER-DRAW: one 52-card pack for ea
 
 def action_name(player: int, action: int) -> str:
     """A player's action id in words: ``seat 1: bid 3``, ``seat 2: keep the bid``."""
-    if action == KEEP:
-        return f"seat {player}: keep the bid"
-    if CHANGE_BASE <= action < KEEP:
-        return f"seat {player}: change the bid to {action - CHANGE_BASE}"
     return f"seat {player}: {describe_action_id(action)}"
 
 
@@ -183,8 +183,7 @@ class Table:
 
     def changer(self) -> int | None:
         """R-BID-CHANGE: the seat that may still change its bid and has not kept it."""
-        seat = self.state.change_seat
-        return seat if seat is not None and self.match.can_change(seat) else None
+        return changer(self.match)
 
     def current_player(self) -> int:
         st = self.state
@@ -192,14 +191,12 @@ class Table:
             return TERMINAL
         if st.is_chance:
             return CHANCE_PLAYER
-        changer = self.changer()
-        return changer if changer is not None else self.match.to_ask()[0]
+        seat = seat_to_ask(self.match)  # the changer first (R-BID-CHANGE), as every env asks
+        assert seat is not None
+        return seat
 
     def legal(self, seat: int) -> list[int]:
-        if seat == self.changer():
-            changes = [CHANGE_BASE + a.bid for a in self.match.legal(seat) if isinstance(a, ChangeBid)]
-            return [*sorted(changes), KEEP]
-        return sorted({action_id(a) for a in self.match.legal(seat) if not isinstance(a, ChangeBid)})
+        return legal_ids(self.match, seat)
 
     # --- Chance, one card at a time ---
 
