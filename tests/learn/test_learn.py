@@ -16,11 +16,12 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the trainer needs PyTorch (the train extra)")
 
-from ohhell import PRESETS, GameState, apply, observe  # noqa: E402
+from ohhell import PRESETS  # noqa: E402
 from ohhell.bots import get_bot, play_match, register_bot  # noqa: E402
 from ohhell.bots.learned import LearnedBot, load_policy  # noqa: E402
+from ohhell.encoding import KEEP, action_id, encode  # noqa: E402
 from ohhell.env.batch import BatchSimulator  # noqa: E402
-from ohhell.env.encoding import action_id, encode  # noqa: E402
+from ohhell.env.batch_bots import BatchBots  # noqa: E402
 from ohhell.learn.arena import Arena, NetOpponent, PolicyFileOpponent, alternate  # noqa: E402
 from ohhell.learn.clone import fit, record  # noqa: E402
 from ohhell.learn.compact import compact_index  # noqa: E402
@@ -60,48 +61,17 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_compact_observation_is_the_full_encoding_at_those_places() -> None:
     """The converter the policy file relies on: the batch's observation of
-    every seat equals encode(observe(...)) read at compact_index, through
-    whole hands (a game replayed in GameState beside the batch)."""
+    every seat equals encode(observe(...)) read at compact_index, exactly,
+    through whole hands (each game followed by a shadow match beside the batch)."""
     sim = BatchSimulator(4, "pagat", single_deal=3, seed=5)
+    shadows = BatchBots(sim, {}, seed=0)
     index = compact_index(sim.rules)
-    state = _replay_start(sim, 0)
     for _ in range(40):
-        for seat in range(sim.players):
-            batch = sim.observe(agent=seat)[0]
-            assert np.allclose(encode(observe(state, seat))[index], batch, atol=1e-6)
-        actions = sim.random_actions()
-        action = _action(state, int(sim.to_act[0]), int(actions[0]))
-        sim.step(actions)
-        apply(state, action)
-        if sim.new_hand[0]:
-            state = _replay_start(sim, 0)
-
-
-def _replay_start(sim: BatchSimulator, game: int) -> GameState:
-    """A GameState at the start of the batch game's current hand (one-hand matches)."""
-    from ohhell import DrawForDealer, new_game
-    from ohhell.cards import ALL_CARDS
-
-    state = new_game(sim.rules)
-    if sim.rules.first_dealer is None:
-        # R-DEALER-DRAW: the highest card deals; the dealer draws the ace of spades.
-        dealer = int(sim.first_dealer[game])
-        low = [c for c in ALL_CARDS if c.rank == 2]
-        apply(
-            state, DrawForDealer(tuple(ALL_CARDS[-1] if s == dealer else low[s] for s in range(sim.players)))
-        )
-    apply(state, sim.deal_action(game))
-    return state
-
-
-def _action(state: GameState, seat: int, aid: int) -> Any:
-    for a in observe(state, seat).legal_actions:
-        try:
-            if action_id(a) == aid:
-                return a
-        except ValueError:
-            continue
-    raise AssertionError(f"id {aid} is not legal for seat {seat}")
+        for g in range(sim.num_games):
+            for seat in range(sim.players):
+                batch = sim.observe(agent=seat)[g]
+                assert (encode(shadows.observation(g, seat))[index] == batch).all()
+        shadows.step(sim.random_actions())
 
 
 def test_rewards_reach_each_seats_last_decision_of_the_hand() -> None:
@@ -149,28 +119,30 @@ def test_a_trained_policy_plays_as_a_bot_level(trained: Path) -> None:
 
 def test_the_file_opponent_in_the_batch_chooses_as_the_bot_does(trained: Path) -> None:
     """One policy, two inputs: the batch's compact observation with the file's
-    first-layer rows for it, and the bot's full encoding, choose the same ids."""
+    first-layer rows for it, and the bot's full encoding, choose the same ids
+    (R-BID-CHANGE: asked to change or keep, a policy trained without that
+    window keeps, as the bot at a table is never asked)."""
     policy = load_policy(trained)
-    sim = BatchSimulator(1, "pagat", single_deal=4, seed=11)
+    sim = BatchSimulator(8, "pagat", single_deal=4, seed=11)
     opponent = PolicyFileOpponent(policy, sim.rules)
     arena = Arena(sim, [opponent], seating=alternate(1), seed=0)
+    shadows = BatchBots(sim, {}, seed=0)
     bot = LearnedBot(path=trained)
-    state = _replay_start(sim, 0)
-    agreed = 0
+    agreed = kept = 0
     for _ in range(60):
         obs, mask, _role = arena.look()
-        seat = int(sim.to_act[0])
-        batch_choice = int(opponent.act(arena, np.array([0]), obs[:1], mask[:1])[0])
-        view = observe(state, seat)
-        if len(view.legal_actions) > 1:
-            assert action_id(bot.choose(view, random.Random(0))) == batch_choice
-            agreed += 1
-        action = _action(state, seat, batch_choice)
-        sim.step(np.array([batch_choice]))
-        apply(state, action)
-        if sim.new_hand[0]:
-            state = _replay_start(sim, 0)
-    assert agreed > 20
+        choices = opponent.act(arena, np.arange(sim.num_games), obs, mask)
+        for g in range(sim.num_games):
+            seat = int(sim.to_act[g])
+            if choices[g] == KEEP:
+                kept += 1
+                continue
+            view = shadows.observation(g, seat)
+            if len(view.legal_actions) > 1:
+                assert action_id(bot.choose(view, random.Random(0))) == choices[g]
+                agreed += 1
+        shadows.step(choices)
+    assert agreed > 100 and kept > 0
 
 
 def test_past_versions_play_as_opponents_in_the_batch(trained: Path) -> None:

@@ -105,18 +105,13 @@ class LearnedBot:
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]  # every Devil's Bridge play too: nothing to weigh
-        from ..env.encoding import action_id, encode
+        from ..encoding import action_id, encode
 
-        by_id: dict[int, Action] = {}
-        for a in legal:
-            try:
-                by_id[action_id(a)] = a
-            except ValueError:  # an action the policy's space has no id for
-                continue
+        # R-BID-CHANGE: a bot is never made to decide a change; only what it is asked.
+        by_id = {action_id(a): a for a in legal if not isinstance(a, ChangeBid)}
         by_id = {i: a for i, a in by_id.items() if i < self.policy.actions}
         if not by_id:
-            # R-BID-CHANGE: a seat that may only change its bid keeps it if it
-            # can, else moves it as little as possible.
+            # A seat that may only change its bid moves it as little as possible.
             current = obs.bids[obs.seat or 0] or 0
             changes = [a for a in legal if isinstance(a, ChangeBid)]
             return min(changes, key=lambda a: (abs(a.bid - current), a.bid))
@@ -140,7 +135,7 @@ def load_policy(path: str | Path | None = None) -> NetPolicy:
 def _load(path: str) -> NetPolicy:
     import numpy as np
 
-    from ..env.encoding import OBSERVATION_SIZE
+    from ..encoding import OBSERVATION_SIZE
 
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"])) if "meta" in data else {}

@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from .. import PRESETS
+from ..encoding import KEEP
 from ..env.batch import BatchSimulator
 from .arena import Arena, BotArena, NetOpponent, alternate, self_play
 from .clone import Decisions, fit, record
@@ -70,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--league-games", type=int, default=512)
     p.add_argument("--league-every", type=int, default=20, help="iterations between league snapshots")
     p.add_argument("--bots", nargs="*", default=[], help="shipped bots to train against as well")
-    p.add_argument("--bot-games", type=int, default=64, help="games against each of --bots (they run in Python)")
+    p.add_argument(
+        "--bot-games", type=int, default=64, help="games against each of --bots (they run in Python)"
+    )
     p.add_argument("--steps", type=int, default=64)
     p.add_argument("--lr", type=float, default=2e-4)
     p.add_argument("--entropy", type=float, default=0.003)
@@ -133,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
             },
             "train_seconds": round(time.perf_counter() - start),
             "cores": os.cpu_count(),
+            # R-BID-CHANGE: whether the batch asked the learner to change or keep.
+            "bid_change_window": bool(rules.bid_changes and arenas[0].sim.action_size > KEEP),
             "device": args.device,
             "torch_threads": torch.get_num_threads(),
             **info,

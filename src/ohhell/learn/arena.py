@@ -19,6 +19,7 @@ import torch
 
 from .. import Rules
 from ..bots.learned import NetPolicy
+from ..encoding import KEEP
 from ..env.batch import BatchSimulator
 from .compact import compact_index
 from .net import PolicyValueNet, masked
@@ -72,11 +73,17 @@ class PolicyFileOpponent:
     def __init__(self, policy: NetPolicy, rules: Rules, name: str = "learned") -> None:
         self.policy, self.name = policy, name
         self.first = policy.layers[0][0][compact_index(rules)]
+        # R-BID-CHANGE: a policy trained without the bid-change window keeps
+        # its bid there, as the bot at a table is never asked.
+        self.keeps = not policy.meta.get("bid_change_window", False)
 
     def act(self, arena: Arena, games: IP, obs: F32, mask: I8) -> IP:
         scores = self.policy.scores(obs, first=self.first)[:, : mask.shape[1]]
         scores = np.where(mask != 0, scores, -np.inf)
-        return scores.argmax(axis=1).astype(np.intp)  # type: ignore[no-any-return]
+        out: IP = scores.argmax(axis=1).astype(np.intp)
+        if self.keeps and mask.shape[1] > KEEP:
+            out[mask[:, KEEP] != 0] = KEEP
+        return out
 
 
 Seating = Callable[[np.random.Generator, int], npt.NDArray[np.intp]]

@@ -22,7 +22,7 @@ import torch
 from .. import Action, Observation, Rules
 from ..bots import Bot, get_bot, play_match
 from ..bots.tournament import deal_rules
-from ..env.encoding import action_id, encode
+from ..encoding import action_id, encode
 from .compact import compact_index
 from .net import PolicyValueNet, masked
 

@@ -64,7 +64,9 @@ def masked(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(mask == 0, -1e9)
 
 
-def layers_of(trunk: nn.Sequential, head: nn.Linear) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
+def layers_of(
+    trunk: nn.Sequential, head: nn.Linear
+) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
     """(weight inputs x outputs, bias) of each layer, input first, the head last."""
     linears = [m for m in trunk if isinstance(m, nn.Linear)] + [head]
     return [(m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy()) for m in linears]
