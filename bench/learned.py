@@ -150,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     for r in rows:
         lo, hi = r["ci95"]
         print(
-            f"{r['against']:<14}{r['learned']:>9.2f}{r['other']:>9.2f}{r['difference']:>+12.2f}  [{lo:+.2f}, {hi:+.2f}]"
+            f"{r['against']:<14}{r['learned']:>9.2f}{r['other']:>9.2f}{r['difference']:>+12.2f}"
+            f"  [{lo:+.2f}, {hi:+.2f}]"
         )
     return 0
 

@@ -155,6 +155,7 @@ def _load(path: str) -> NetPolicy:
         raise ValueError(f"{path} holds no policy layers (layer0.weight, layer0.bias, ...)")
     if layers[0][0].shape[0] != OBSERVATION_SIZE:
         raise ValueError(
-            f"{path} reads {layers[0][0].shape[0]} inputs; a policy reads the {OBSERVATION_SIZE}-value observation"
+            f"{path} reads {layers[0][0].shape[0]} inputs; "
+            f"a policy reads the {OBSERVATION_SIZE}-value observation"
         )
     return NetPolicy(layers, value, meta)

@@ -62,7 +62,7 @@ class NetOpponent:
         logits = masked(logits[:, : mask.shape[1]], torch.from_numpy(mask).to(self.device))
         if self.greedy:
             return logits.argmax(-1).cpu().numpy().astype(np.intp)  # type: ignore[no-any-return,unused-ignore]
-        return torch.distributions.Categorical(logits=logits).sample().cpu().numpy().astype(np.intp)  # type: ignore[no-untyped-call,no-any-return]
+        return torch.distributions.Categorical(logits=logits).sample().cpu().numpy().astype(np.intp)  # type: ignore[no-any-return]
 
 
 class PolicyFileOpponent:
