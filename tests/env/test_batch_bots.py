@@ -264,7 +264,7 @@ def test_get_bot_objects_and_names_mix() -> None:
 
 
 def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    """The section's example, in docs/batch_bots.md or wherever docs/ holds it (docs/env.md)."""
+    """The section's example in docs/env.md ("Shipped bots as opponents") runs."""
     texts = [p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*.md"))]
     text = next(t for t in texts if HEADING in t)
     start = text.index(HEADING)
