@@ -50,8 +50,19 @@ def _arenas(args: argparse.Namespace, net: PolicyValueNet, past: list[PolicyValu
         opponent = NetOpponent(past[-1], name="past", device=args.device)
         arenas.append(Arena(sim, [opponent], seating=alternate(1), seed=seed * 1000 + 98, name="league"))
     for k, name in enumerate(args.bots):
-        sim = BatchSimulator(args.bot_games, args.preset, seed=seed * 1000 + 90 + k)
-        arenas.append(BotArena(sim, name, seed=seed * 1000 + 90 + k))
+        base = seed * 1000 + 100 * (k + 1)
+        if args.bot_hands:
+            # Against the bot as tournaments measure it: one hand a game, every
+            # size of the schedule, totals at zero; and some whole matches.
+            each = max(args.bot_games // (len(sizes) + 1), 2)
+            for j, size in enumerate(sizes):
+                sim = BatchSimulator(each, args.preset, single_deal=size, seed=base + j)
+                arenas.append(BotArena(sim, name, seed=base + j, name=f"{name} hand-{size}"))
+            sim = BatchSimulator(each, args.preset, seed=base + 99)
+            arenas.append(BotArena(sim, name, seed=base + 99, name=f"{name} matches"))
+        else:
+            sim = BatchSimulator(args.bot_games, args.preset, seed=base)
+            arenas.append(BotArena(sim, name, seed=base))
     return arenas
 
 
@@ -73,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bots", nargs="*", default=[], help="shipped bots to train against as well")
     p.add_argument(
         "--bot-games", type=int, default=64, help="games against each of --bots (they run in Python)"
+    )
+    p.add_argument(
+        "--bot-hands", action="store_true", help="games against --bots are single hands of every size, as tournaments"
     )
     p.add_argument("--steps", type=int, default=64)
     p.add_argument("--lr", type=float, default=2e-4)

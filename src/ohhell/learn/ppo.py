@@ -240,6 +240,7 @@ def train(
         t0 = time.perf_counter()
         data = Rollout()
         per_arena = {}
+        against_bots = [0.0, 0, 0.0, 0]  # the learner's points and hands, the bots' points and hands
         for arena in arenas:
             before = (data.hands, data.points, data.others_hands, data.others_points)
             collect(net, arena, cfg.steps, cfg.lam, device, data)
@@ -248,6 +249,14 @@ def train(
             theirs = data.others_hands - before[2]
             if theirs:
                 per_arena[arena.name + " (them)"] = (data.others_points - before[3]) / theirs
+            if hasattr(arena, "bots"):
+                against_bots[0] += data.points - before[1]
+                against_bots[1] += hands
+                against_bots[2] += data.others_points - before[3]
+                against_bots[3] += theirs
+        if against_bots[1] and against_bots[3]:
+            per_arena["all bots: learner"] = against_bots[0] / against_bots[1]
+            per_arena["all bots: them"] = against_bots[2] / against_bots[3]
         t1 = time.perf_counter()
         stats = update(net, opt, data, cfg, device, gen)
         t2 = time.perf_counter()
