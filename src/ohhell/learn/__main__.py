@@ -22,7 +22,7 @@ import numpy as np
 import torch
 
 from .. import PRESETS
-from ..encoding import KEEP
+from ..encoding import CHANGE_BASE, KEEP
 from ..env.batch import BatchSimulator
 from .arena import Arena, BotArena, NetOpponent, alternate, self_play
 from .clone import Decisions, fit, record
@@ -86,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         "--bot-games", type=int, default=64, help="games against each of --bots (they run in Python)"
     )
     p.add_argument(
-        "--bot-hands", action="store_true", help="games against --bots are single hands of every size, as tournaments"
+        "--bot-hands",
+        action="store_true",
+        help="games against --bots are single hands of every size, as tournaments deal them",
     )
     p.add_argument("--steps", type=int, default=64)
     p.add_argument("--lr", type=float, default=2e-4)
@@ -128,6 +130,13 @@ def main(argv: list[str] | None = None) -> int:
                 "decisions": len(data.action),
                 "agreement": round(agree, 4),
             }
+    if not clone_info.get("before", {}).get("bid_change_window", False):
+        # R-BID-CHANGE: a policy that never met the bid-change window (cloned
+        # from a bot, which is never asked) starts by keeping its bid there,
+        # not by changing it at random; PPO then learns when a change pays.
+        with torch.no_grad():
+            net.policy.bias[CHANGE_BASE:KEEP] = -5.0
+            net.policy.bias[KEEP] = 5.0
     net.to(args.device)
     cfg = Settings(steps=args.steps, lr=args.lr, entropy_coef=args.entropy)
     past: list[PolicyValueNet] = [snapshot(net)]
