@@ -169,3 +169,35 @@ def test_a_trained_policy_sits_at_a_web_table(trained: Path, tmp_path: Path) -> 
         )
         final = play_out(client, made["table"], made["token"])
     assert final["obs"]["phase"] == "over"
+
+
+def test_the_command_clones_trains_and_writes_a_file_the_bot_plays(tmp_path: Path) -> None:
+    """``python -m ohhell.learn`` end to end at a tiny size: clone a bot, a
+    value warm-up and a little PPO, then a policy file whose meta tells how it
+    was made, and which keeps its bid when the batch's bid-change window asks
+    (R-BID-CHANGE: the clone never met the window)."""
+    from ohhell.learn.__main__ import main
+
+    out = tmp_path / "tiny.npz"
+    args = ["--out", str(out), "--clone-deals", "6", "--clone-epochs", "1", "--minutes", "0.01"]
+    args += ["--value-warmup", "1", "--games", "48", "--league-games", "8", "--steps", "6"]
+    args += ["--hidden", "16,16", "--threads", "1", "--seed", "5"]
+    assert main(args) == 0
+    policy = load_policy(out)
+    meta = policy.meta
+    assert meta["command"].startswith("python -m ohhell.learn --out")
+    assert meta["seed"] == 5 and meta["clone"]["teacher"] == "intermediate" and meta["train_seconds"] >= 0
+    assert out.with_suffix(".pt").exists()
+    sim = BatchSimulator(64, "pagat", single_deal=3, seed=2)
+    first = policy.layers[0][0][compact_index(sim.rules)]
+    windows = 0
+    for _ in range(30):
+        mask = sim.action_mask()
+        scores = np.where(mask != 0, policy.scores(sim.observe(), first=first), -np.inf)
+        asked = mask[:, KEEP] != 0
+        assert (scores[asked].argmax(axis=1) == KEEP).all()
+        windows += int(asked.sum())
+        sim.step(sim.random_actions())
+    assert windows > 0
+    state = play_match(PAGAT.replace(hand_sizes=(2,)), [LearnedBot(path=out)] * 4, random.Random(1))
+    assert state.phase.value == "over"
