@@ -29,12 +29,12 @@ from ohhell import (  # noqa: E402
     apply,
     new_game,
     observe,
-    seats_to_ask,
 )
 from ohhell.bots import IllegalBotActionError, get_bot  # noqa: E402
+from ohhell.encoding import KEEP, changer, legal_ids, seat_to_ask  # noqa: E402
 from ohhell.env.batch import BatchSimulator  # noqa: E402
 from ohhell.env.batch_bots import BatchBots, DriftError, start_match  # noqa: E402
-from ohhell.env.encoding import action_from_id, action_mask  # noqa: E402
+from ohhell.env.encoding import action_from_id  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 HEADING = "### Shipped bots as opponents"
@@ -42,7 +42,7 @@ HEADING = "### Shipped bots as opponents"
 # Short schedules, so that matches end within the steps, each with a rule the
 # shadow games must follow.
 CASES: dict[str, dict[str, Any]] = {
-    # R-HOOK, R-TRUMP-TURN, R-LEAD-LEFT, R-DEALER-DRAW; bid changes the batch never asks.
+    # R-HOOK, R-TRUMP-TURN, R-LEAD-LEFT, R-DEALER-DRAW; R-BID-CHANGE: the window, bots keeping.
     "pagat": {"preset": "pagat", "hand_sizes": (3, 2, 1)},
     # R-TRUMP-BIDDER: the highest bidder names trump; R-SC-OKENUFF.
     "okenuff": {"preset": "okenuff", "hand_sizes": (4, 2)},
@@ -86,9 +86,11 @@ def test_shadow_games_agree_with_the_batch_over_whole_matches(name: str) -> None
         for g in range(games):
             seat = int(sim.to_act[g])
             assert asked[g] == (seat != 0)
-            state = bots.state(g)
-            assert seats_to_ask(state)[0] == seat
-            assert (action_mask(observe(state, seat)) == mask[g]).all(), f"game {g}: masks differ"
+            # R-BID-CHANGE: the seat asked may be the one that may still change its bid.
+            assert seat_to_ask(bots.match(g)) == seat
+            assert legal_ids(bots.match(g), seat) == np.flatnonzero(mask[g]).tolist(), (
+                f"game {g}: masks differ"
+            )
         actions = bots.fill(sim.random_actions(rng))
         before = [bots.state(g) for g in range(games)]
         bots.step(actions)
@@ -159,11 +161,19 @@ def test_a_bot_sees_only_its_seats_observation(name: str) -> None:
     shown = 0
     for _ in range(150):
         wanted = {}
-        for g in np.flatnonzero(bots.to_act_mask()).tolist():
+        # R-BID-CHANGE: a bot seat in the bid-change window keeps its bid unasked.
+        asked = np.array(
+            [
+                g
+                for g in np.flatnonzero(bots.to_act_mask()).tolist()
+                if changer(bots.match(g)) != sim.to_act[g]
+            ],
+            np.intp,
+        )
+        for g in asked.tolist():
             wanted[g] = observe(states[g], int(sim.to_act[g]))
         spy.seen.clear()
         learner = sim.random_actions(rng)
-        asked = np.flatnonzero(bots.to_act_mask())
         actions = bots.fill(learner)
         assert [o.seat for o in spy.seen] == [int(sim.to_act[g]) for g in asked]
         for g, obs in zip(asked.tolist(), spy.seen, strict=True):
@@ -179,6 +189,8 @@ def test_a_bot_sees_only_its_seats_observation(name: str) -> None:
         seats = sim.to_act.copy()
         bots.step(actions)
         for g in range(games):
+            if actions[g] == KEEP:  # keeping one's bid changes nothing in the game
+                continue
             apply(states[g], action_from_id(int(actions[g]), int(seats[g])))
             if states[g].is_over:
                 states[g] = _replayed_start(sim, g)

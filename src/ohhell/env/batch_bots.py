@@ -58,17 +58,15 @@ from .. import (
     seats_to_ask,
 )
 from ..bots import Bot, IllegalBotActionError, get_bot
+from ..encoding import ACTION_SIZE, CHANGE_BASE, KEEP, action_from_id, action_id, changer
 from .batch import OVER, BatchSimulator
-from .encoding import ACTION_SIZE, action_from_id, action_id
 
 IP = npt.NDArray[np.intp]
 B8 = npt.NDArray[np.bool_]
 
-# The bid-change window planned for the batch (issue 42): 76 + k changes the
-# bid to k, 94 keeps it. Only read when the simulator's action space is wider
-# than the 76 ids of encoding today.
-CHANGE_BASE: Final = 76
-KEEP_BID: Final = 94
+# The bid-change window (R-BID-CHANGE): CHANGE_BASE + k changes the bid to k,
+# KEEP_BID keeps it; only asked where the simulator's action space has them.
+KEEP_BID: Final = KEEP
 
 Lineup: TypeAlias = Mapping[int, Bot | str]
 """The bots of one game by seat: a ``Bot`` or a name for ``get_bot``."""
@@ -214,7 +212,7 @@ class BatchBots:
             if bot is None:
                 raise ValueError(f"game {g} asks seat {seat}, which no bot plays here")
             state = self._matches[g].state
-            if sim.action_size > CHANGE_BASE and seat not in seats_to_ask(state):
+            if sim.action_size > CHANGE_BASE and changer(self._matches[g]) == seat:
                 out[i] = KEEP_BID  # R-BID-CHANGE: a right no bot is made to use
                 continue
             obs = observe(state, seat)
