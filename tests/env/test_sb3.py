@@ -86,7 +86,7 @@ def test_spaces_shapes_and_dtypes() -> None:
     rng = np.random.default_rng(0)
     for _ in range(3 * STEPS_PER_EPISODE):
         masks = venv.action_masks()
-        assert masks.shape == (8, sim.action_size) and masks.dtype == np.bool_
+        assert masks.shape == (8, sim.action_size) and masks.dtype == np.int8
         assert masks.any(axis=1).all()  # the learner is asked in every game
         venv.step_async(_random_legal(masks, rng))
         obs, rewards, dones, infos = venv.step_wait()
@@ -126,7 +126,7 @@ def test_a_finished_match_restarts_in_the_same_step() -> None:
             # The first of the next match: a new hand, the learner asked.
             assert obs[i][hand].sum() == HAND and obs[i][turn] == 1
         # The masks are those of the observations just returned.
-        assert np.array_equal(venv.action_masks(), venv.sim.action_mask(venv.seat).astype(bool))
+        assert np.array_equal(venv.action_masks(), venv.sim.action_mask(venv.seat))
     assert ended == 4 * 16
 
 
@@ -159,7 +159,7 @@ def test_sb3_vec_env_wrappers_and_masks_through_them() -> None:
     episodes = []
     for _ in range(3 * STEPS_PER_EPISODE):
         masks = get_action_masks(wrapped)
-        assert masks.shape == (16, venv.sim.action_size) and masks.dtype == np.bool_
+        assert masks.shape == (16, venv.sim.action_size) and masks.dtype == np.int8
         assert np.array_equal(masks, venv.action_masks())
         obs, _, dones, infos = wrapped.step(_random_legal(masks, rng))
         assert obs.shape == (16, venv.sim.observation_size)
