@@ -41,12 +41,16 @@ torch.set_num_threads(1)
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 HAND = 2
-"""Two-card hands: an episode is one bid and two cards, so matches end often."""
+"""Two-card hands: an episode is one bid and two cards, so matches end often.
+Without bid changes (R-BID-CHANGE off), so no seat is asked whether it keeps
+its bid and every episode has the same length; the window has tests of its
+own (tests/env/test_batch.py)."""
 STEPS_PER_EPISODE = 1 + HAND
 
 
 def _venv(num_envs: int = 16, **kwargs: Any) -> OhHellSB3VecEnv:
     kwargs.setdefault("single_deal", HAND)
+    kwargs.setdefault("bid_changes", False)
     return OhHellSB3VecEnv(num_envs, **kwargs)
 
 
@@ -134,7 +138,7 @@ def test_rewards_and_episodes_match_the_gymnasium_vector_env_until_the_first_res
     # Same seed, same actions: the same games as OhHellVectorEnv up to the
     # first finished match (after it the two reset at different moments).
     ours = _venv(8, seed=5, reward="final")
-    theirs = OhHellVectorEnv(8, single_deal=HAND, seed=5, reward="final")
+    theirs = OhHellVectorEnv(8, single_deal=HAND, seed=5, reward="final", bid_changes=False)
     a_obs, (b_obs, _) = ours.reset(), theirs.reset(seed=None)
     assert np.array_equal(a_obs, b_obs)
     rng = np.random.default_rng(3)

@@ -6,7 +6,7 @@
 >>> masks = venv.action_masks()  # [8, action ids] int8, as every mask of the package
 >>> obs, rewards, dones, infos = venv.step(venv.sample_legal())
 >>> obs.shape, rewards.dtype, dones.dtype, len(infos)
-((8, 552), dtype('float32'), dtype('int8'), 8)
+((8, 552), dtype('float32'), dtype('bool'), 8)
 
 Stable-Baselines3 trains on its own ``VecEnv`` class, not on Gymnasium's
 vector environments, so ``batch_vector.OhHellVectorEnv`` cannot be handed to
@@ -228,7 +228,7 @@ class OhHellSB3VecEnv(VecEnv):  # type: ignore[misc, unused-ignore]  # VecEnv is
     def _check(self, a: IP) -> None:
         size = self._masks.shape[1]
         legal = (a >= 0) & (a < size)
-        legal &= self._masks[self._rows, np.where(legal, a, 0)]
+        legal &= self._masks[self._rows, np.where(legal, a, 0)] != 0
         if not legal.all():
             game = int(np.flatnonzero(~legal)[0])
             raise ValueError(
