@@ -41,12 +41,16 @@ torch.set_num_threads(1)
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 HAND = 2
-"""Two-card hands: an episode is one bid and two cards, so matches end often."""
+"""Two-card hands: an episode is one bid and two cards, so matches end often.
+Without bid changes (R-BID-CHANGE off), so no seat is asked whether it keeps
+its bid and every episode has the same length; the window has tests of its
+own (tests/env/test_batch.py)."""
 STEPS_PER_EPISODE = 1 + HAND
 
 
 def _venv(num_envs: int = 16, **kwargs: Any) -> OhHellSB3VecEnv:
     kwargs.setdefault("single_deal", HAND)
+    kwargs.setdefault("bid_changes", False)
     return OhHellSB3VecEnv(num_envs, **kwargs)
 
 
@@ -86,7 +90,7 @@ def test_spaces_shapes_and_dtypes() -> None:
     rng = np.random.default_rng(0)
     for _ in range(3 * STEPS_PER_EPISODE):
         masks = venv.action_masks()
-        assert masks.shape == (8, sim.action_size) and masks.dtype == np.bool_
+        assert masks.shape == (8, sim.action_size) and masks.dtype == np.int8
         assert masks.any(axis=1).all()  # the learner is asked in every game
         venv.step_async(_random_legal(masks, rng))
         obs, rewards, dones, infos = venv.step_wait()
@@ -126,7 +130,7 @@ def test_a_finished_match_restarts_in_the_same_step() -> None:
             # The first of the next match: a new hand, the learner asked.
             assert obs[i][hand].sum() == HAND and obs[i][turn] == 1
         # The masks are those of the observations just returned.
-        assert np.array_equal(venv.action_masks(), venv.sim.action_mask(venv.seat).astype(bool))
+        assert np.array_equal(venv.action_masks(), venv.sim.action_mask(venv.seat))
     assert ended == 4 * 16
 
 
@@ -134,7 +138,7 @@ def test_rewards_and_episodes_match_the_gymnasium_vector_env_until_the_first_res
     # Same seed, same actions: the same games as OhHellVectorEnv up to the
     # first finished match (after it the two reset at different moments).
     ours = _venv(8, seed=5, reward="final")
-    theirs = OhHellVectorEnv(8, single_deal=HAND, seed=5, reward="final")
+    theirs = OhHellVectorEnv(8, single_deal=HAND, seed=5, reward="final", bid_changes=False)
     a_obs, (b_obs, _) = ours.reset(), theirs.reset(seed=None)
     assert np.array_equal(a_obs, b_obs)
     rng = np.random.default_rng(3)
@@ -159,7 +163,7 @@ def test_sb3_vec_env_wrappers_and_masks_through_them() -> None:
     episodes = []
     for _ in range(3 * STEPS_PER_EPISODE):
         masks = get_action_masks(wrapped)
-        assert masks.shape == (16, venv.sim.action_size) and masks.dtype == np.bool_
+        assert masks.shape == (16, venv.sim.action_size) and masks.dtype == np.int8
         assert np.array_equal(masks, venv.action_masks())
         obs, _, dones, infos = wrapped.step(_random_legal(masks, rng))
         assert obs.shape == (16, venv.sim.observation_size)

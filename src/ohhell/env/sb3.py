@@ -3,7 +3,7 @@
 >>> from ohhell.env.sb3 import OhHellSB3VecEnv
 >>> venv = OhHellSB3VecEnv(8, seat=0, preset="pagat", single_deal=True, seed=3)
 >>> obs = venv.reset()
->>> masks = venv.action_masks()  # [8, action ids] bool, what MaskablePPO reads
+>>> masks = venv.action_masks()  # [8, action ids] int8, as every mask of the package
 >>> obs, rewards, dones, infos = venv.step(venv.sample_legal())
 >>> obs.shape, rewards.dtype, dones.dtype, len(infos)
 ((8, 552), dtype('float32'), dtype('bool'), 8)
@@ -51,6 +51,7 @@ from stable_baselines3.common.vec_env.base_vec_env import (  # type: ignore[impo
 )
 
 from .. import Rules
+from ..encoding import MASK_DTYPE
 from .batch import BatchSimulator
 from .batch_vector import OPPONENTS, OhHellVectorEnv, Policy
 from .gym import ILLEGAL
@@ -58,7 +59,6 @@ from .gym import ILLEGAL
 F32 = npt.NDArray[np.float32]
 I8 = npt.NDArray[np.int8]
 IP = npt.NDArray[np.intp]
-B8 = npt.NDArray[np.bool_]
 
 HOLD = -1
 """An id outside the action space: the inner environment leaves a game where
@@ -107,7 +107,7 @@ class OhHellSB3VecEnv(VecEnv):  # type: ignore[misc, unused-ignore]  # VecEnv is
         )
         self.illegal_action = illegal_action
         self.render_mode: str | None = None  # nothing to draw; VecEnv reads it while it starts
-        self._masks: B8 = np.zeros((num_envs, self.sim.action_size), np.bool_)
+        self._masks: I8 = np.zeros((num_envs, self.sim.action_size), MASK_DTYPE)
         self._actions: IP = np.zeros(num_envs, np.intp)
         self._rows: IP = np.arange(num_envs, dtype=np.intp)
         super().__init__(num_envs, self.games.single_observation_space, spaces.Discrete(self.sim.action_size))
@@ -147,7 +147,7 @@ class OhHellSB3VecEnv(VecEnv):  # type: ignore[misc, unused-ignore]  # VecEnv is
         obs, infos = self.games.reset(seed=self._seeds[0])
         self._reset_seeds()
         self._reset_options()  # the rules are fixed at construction; there are no reset options
-        self._masks = infos["action_mask"].astype(np.bool_)
+        self._masks = infos["action_mask"].astype(MASK_DTYPE, copy=False)
         self.reset_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         return obs
 
@@ -179,15 +179,16 @@ class OhHellSB3VecEnv(VecEnv):  # type: ignore[misc, unused-ignore]  # VecEnv is
             obs, _, _, _, step_infos = self.games.step(np.full(self.num_envs, HOLD, np.intp))
             for i in ended:
                 infos[i]["terminal_observation"] = last[i]
-        self._masks = step_infos["action_mask"].astype(np.bool_)
+        self._masks = step_infos["action_mask"].astype(MASK_DTYPE, copy=False)
         return obs, rewards, dones, infos
 
     def close(self) -> None:
         self.games.close()
 
-    def action_masks(self) -> B8:
-        """[num_envs, action ids] bool: the learner's legal ids for the
-        observations last returned (a fresh array)."""
+    def action_masks(self) -> I8:
+        """[num_envs, action ids] int8, 1 where legal (the package's one mask
+        dtype; MaskablePPO reads nonzero as legal): the learner's legal ids for
+        the observations last returned (a fresh array)."""
         return self._masks.copy()
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> IP:
@@ -221,13 +222,13 @@ class OhHellSB3VecEnv(VecEnv):  # type: ignore[misc, unused-ignore]  # VecEnv is
     def _index_list(self, indices: VecEnvIndices) -> list[int]:
         return [int(i) for i in self._get_indices(indices)]
 
-    def _learner_masks(self) -> B8:
-        return self.sim.action_mask(self.seat).astype(np.bool_)
+    def _learner_masks(self) -> I8:
+        return self.sim.action_mask(self.seat)
 
     def _check(self, a: IP) -> None:
         size = self._masks.shape[1]
         legal = (a >= 0) & (a < size)
-        legal &= self._masks[self._rows, np.where(legal, a, 0)]
+        legal &= self._masks[self._rows, np.where(legal, a, 0)] != 0
         if not legal.all():
             game = int(np.flatnonzero(~legal)[0])
             raise ValueError(
