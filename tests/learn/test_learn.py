@@ -157,11 +157,18 @@ def test_past_versions_play_as_opponents_in_the_batch(trained: Path) -> None:
     assert 0.3 < decisions / (32 * 40) < 0.7
 
 
-def test_a_trained_policy_sits_at_a_web_table(trained: Path, tmp_path: Path) -> None:
+def test_a_trained_policy_sits_at_a_web_table(
+    trained: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("starlette", reason="the web table needs the web extra")
     from starlette.testclient import TestClient
     from web_support import make_app, new_table, play_out
 
+    from ohhell.bots import base
+
+    # Registered for this test only: other tests see the levels as shipped.
+    monkeypatch.setattr(base, "_added", dict(base._added))
+    monkeypatch.setattr(base, "_opponents", dict(base._opponents))
     register_bot("tiny-learned", lambda **o: LearnedBot("tiny-learned", path=trained), opponent=True)
     with TestClient(make_app(str(tmp_path / "t.db"))) as client:
         made = new_table(

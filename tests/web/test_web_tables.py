@@ -29,7 +29,7 @@ with warnings.catch_warnings():  # starlette's note that httpx is deprecated for
 from starlette.websockets import WebSocketDisconnect
 from web_support import Player, connect, join, make_app, new_table, play_all, play_out
 
-from ohhell.bots import OPPONENT_LEVELS
+from ohhell.bots import OPPONENT_LEVELS, opponent_levels
 from ohhell.cards import Card
 from ohhell.cli import main
 from ohhell.record import format_action, loads
@@ -103,7 +103,11 @@ def test_options_lists_presets_every_rule_option_and_levels(client: TestClient) 
     assert by_name["hook"]["choices"] == ["yes", "no"]
     assert by_name["hand-sizes"]["choices"] is None
     assert all(o["help"] for o in data["options"])
-    assert data["levels"] == list(OPPONENT_LEVELS)  # the reference ismcts is not offered
+    # The built-in levels (the reference ismcts is not offered), then the
+    # learned bot where NumPy is installed, as it is with the web extra.
+    assert data["levels"][: len(OPPONENT_LEVELS)] == list(OPPONENT_LEVELS)
+    assert data["levels"] == list(opponent_levels()) and "ismcts" not in data["levels"]
+    assert "learned" in data["levels"]
 
 
 def test_play_now_starts_a_table_against_bots(client: TestClient) -> None:
