@@ -131,22 +131,30 @@ def load_policy(path: str | Path | None = None) -> NetPolicy:
     return _load(str(policy_path(path).resolve()))
 
 
-@functools.lru_cache(maxsize=8)
-def _load(path: str) -> NetPolicy:
+def read_policy_file(
+    path: str, prefixes: Sequence[str] = ("layer",)
+) -> tuple[dict[str, Any], list[list[Any]]]:
+    """The ``meta`` of a policy file and, for each prefix, its layers
+    ``(prefix{i}.weight, prefix{i}.bias)`` from 0 up (both policy bots' files)."""
     import numpy as np
-
-    from ..encoding import OBSERVATION_SIZE
 
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"])) if "meta" in data else {}
-        layers: list[tuple[Any, Any]] = []
-        while f"layer{len(layers)}.weight" in data:
-            i = len(layers)
-            layers.append((data[f"layer{i}.weight"], data[f"layer{i}.bias"]))
-        value: list[tuple[Any, Any]] = []
-        while f"value{len(value)}.weight" in data:
-            i = len(value)
-            value.append((data[f"value{i}.weight"], data[f"value{i}.bias"]))
+        stacks: list[list[Any]] = []
+        for prefix in prefixes:
+            layers: list[Any] = []
+            while f"{prefix}{len(layers)}.weight" in data:
+                i = len(layers)
+                layers.append((data[f"{prefix}{i}.weight"], data[f"{prefix}{i}.bias"]))
+            stacks.append(layers)
+    return meta, stacks
+
+
+@functools.lru_cache(maxsize=8)
+def _load(path: str) -> NetPolicy:
+    from ..encoding import OBSERVATION_SIZE
+
+    meta, (layers, value) = read_policy_file(path, ("layer", "value"))
     if meta.get("format") != FORMAT:
         raise ValueError(
             f"{path} is not a policy file of the form {FORMAT!r} (meta format {meta.get('format')!r})"

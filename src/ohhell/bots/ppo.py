@@ -163,16 +163,10 @@ def load_policy(path: str | Path | None = None) -> Policy:
 
 @functools.lru_cache(maxsize=8)
 def _load(path: str) -> Policy:
-    import numpy as np
-
     from ..encoding import ACTION_SIZE, CHANGE_BASE, OBSERVATION_SIZE
+    from .learned import read_policy_file
 
-    with np.load(path, allow_pickle=False) as data:
-        meta = json.loads(str(data["meta"])) if "meta" in data else {}
-        layers: list[tuple[Any, Any]] = []
-        while f"layer{len(layers)}.weight" in data:
-            i = len(layers)
-            layers.append((data[f"layer{i}.weight"], data[f"layer{i}.bias"]))
+    meta, (layers,) = read_policy_file(path)
     if not layers:
         raise ValueError(f"{path} holds no policy layers (layer0.weight, layer0.bias, ...)")
     # A policy trained before bid changes had ids scores the first CHANGE_BASE
