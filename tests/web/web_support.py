@@ -152,6 +152,9 @@ class Player:
         self.table: Json | None = None  # the latest table message
         self.welcome: Json | None = None
         self.pending = False  # play_all: an action sent and not yet applied or refused
+        # play_all: a keep sent; a bot may bid first and close the window, and
+        # the server then answers the keep with a refusal that is no fault.
+        self.keeping = False
 
     @property
     def seat(self) -> int | None:
@@ -275,6 +278,7 @@ class Player:
 
     def keep(self) -> None:
         self.send({"type": "keep"})
+        self.keeping = True
 
 
 @contextlib.contextmanager
@@ -302,6 +306,9 @@ def connect(
 
 def _sync(player: Player, version: int) -> None:
     def pred(m: Json) -> bool:
+        if m["type"] == "error" and player.keeping and "could still be changed" in m["error"]:
+            player.keeping = False  # R-BID-CHANGE: the window closed before the keep arrived
+            return False
         assert m["type"] != "error", f"seat {player.seat} was refused: {m}"
         return m["type"] == "state" and m["version"] >= version
 
