@@ -42,6 +42,17 @@ def cpu_name() -> str:
     return platform.processor()
 
 
+def machine(core: int | None) -> dict[str, object]:
+    """What a result was measured on (the benches under bench/ print it beside their figures)."""
+    return {
+        "cores_on_machine": os.cpu_count(),
+        "pinned_to_core": core,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "cpu": cpu_name(),
+    }
+
+
 def pin_to_one_core(core: int | None) -> int | None:
     """Run on one core (``core``, or the first this process may use); its number, or None."""
     if not hasattr(os, "sched_setaffinity"):
@@ -141,13 +152,7 @@ def main() -> None:
         for b in args.batches.split(",")
     ]
     out = {
-        "machine": {
-            "cores_on_machine": os.cpu_count(),
-            "pinned_to_core": core,
-            "python": platform.python_version(),
-            "numpy": np.__version__,
-            "cpu": cpu_name(),
-        },
+        "machine": machine(core),
         "game": options,
         "arrays": "given once (--out)" if args.out else "new each step",
         "results": rows,

@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import time
 from typing import Any
@@ -35,7 +33,7 @@ import numpy as np
 
 # Its sibling script (run as a script, its folder is on the path): the same
 # pinning and processor name as the simulator's own benchmark.
-from batch import cpu_name, pin_to_one_core
+from batch import machine, pin_to_one_core
 from ohhell import Action, Observation
 from ohhell.bots import Bot, get_bot
 from ohhell.env.batch import BatchSimulator
@@ -155,13 +153,7 @@ def main() -> None:
             row = bench_bot(name.strip(), args.batch, args.repeats, options, args.seed)
             rows.append({"hand_size": size or "match"} | row)
     out = {
-        "machine": {
-            "cores_on_machine": os.cpu_count(),
-            "pinned_to_core": core,
-            "python": platform.python_version(),
-            "numpy": np.__version__,
-            "cpu": cpu_name(),
-        },
+        "machine": machine(core),
         "game": {"preset": args.preset, "players": args.players},
         "learner": "seat 0, random; bots at the other seats",
         "results": rows,
