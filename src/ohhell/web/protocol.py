@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import math
+import re
 import types
 import typing
 from typing import Any, Final
@@ -258,13 +260,85 @@ def _options() -> Json:
 # --- Client to server ---
 
 
+SAFE_INTEGER: Final = 2**53
+"""Whole numbers a client sends are below this either way (JSON's safe
+integers: a browser holds them exactly, and every process can pass them on)."""
+
+MAX_DEPTH: Final = 32
+"""How deeply a client's JSON may nest objects and lists (no message or body
+the server reads goes past 4 levels)."""
+
+_HALF_PAIR: Final = re.compile("[\ud800-\udfff]")
+
+
+class UnsafeJson(ValueError):
+    """JSON that Python reads but that could not be passed on to another
+    server process, or to a browser, as it is; the message says what."""
+
+
+def _whole_number(text: str) -> int:
+    # The digits' count first: no time goes into reading a huge number.
+    if len(text.lstrip("-")) > len(str(SAFE_INTEGER)) or not -SAFE_INTEGER < int(text) < SAFE_INTEGER:
+        shown = text if len(text) <= 24 else f"a number of {len(text.lstrip('-'))} digits"
+        raise UnsafeJson(f"{shown} is too large a whole number (at most {SAFE_INTEGER - 1} either way)")
+    return int(text)
+
+
+def _fraction(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise UnsafeJson(f"{text[:24]} is too large a number")
+    return number
+
+
+def _no_constant(name: str) -> Any:
+    raise UnsafeJson(f"{name} is not a number JSON allows")
+
+
+def _check_nesting(value: object, depth: int = 1) -> None:
+    """Refuse nesting past MAX_DEPTH and text holding half of a UTF-16 pair
+    (``"\\ud800"`` alone): neither can be encoded again for the relay."""
+    if isinstance(value, str):
+        if _HALF_PAIR.search(value):
+            raise UnsafeJson("text holds half of a character pair (a lone \\ud800-\\udfff escape)")
+        return
+    if not isinstance(value, dict | list):
+        return
+    if depth > MAX_DEPTH:
+        raise UnsafeJson(f"it nests objects or lists more than {MAX_DEPTH} levels deep")
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if isinstance(key, str):
+            _check_nesting(key, depth)
+        _check_nesting(item, depth + 1)
+
+
+def loads_checked(text: str | bytes) -> Any:
+    """JSON a client sent, read only if every value in it can travel on:
+    whole numbers within JSON's safe range, finite numbers (no NaN or
+    Infinity), no lone half of a character pair, at most MAX_DEPTH levels.
+    ``UnsafeJson`` (a ValueError) names the first fault; another ValueError
+    or a RecursionError (nesting past what Python reads) is not JSON at all.
+
+    Such values are refused where client input is read, by every process,
+    before they are relayed to the table's holder: one could not be encoded
+    there, and would take other tables' messages down with it."""
+    data = json.loads(text, parse_int=_whole_number, parse_float=_fraction, parse_constant=_no_constant)
+    _check_nesting(data)
+    return data
+
+
 def parse_message(text: str | bytes) -> Json:
     """A client message as a JSON object, or ProtocolError saying what is wrong."""
     if len(text) > MAX_MESSAGE:
         raise ProtocolError(f"message too long ({len(text)} bytes; at most {MAX_MESSAGE})")
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError, RecursionError) as err:
+        data = loads_checked(text)
+    except UnsafeJson as err:
+        raise ProtocolError(f"the message cannot be used: {err}") from None
+    except RecursionError:
+        raise ProtocolError(f"the message nests more than {MAX_DEPTH} levels deep") from None
+    except (ValueError, UnicodeDecodeError) as err:
         raise ProtocolError(f"not JSON: {err}") from None
     if not isinstance(data, dict):
         raise ProtocolError("a message must be a JSON object")
@@ -330,11 +404,15 @@ def clean_name(value: object) -> str:
 
 __all__ = [
     "DEFAULT_PRESET",
+    "MAX_DEPTH",
     "MAX_MESSAGE",
+    "SAFE_INTEGER",
     "ProtocolError",
+    "UnsafeJson",
     "action_json",
     "clean_name",
     "dumps",
+    "loads_checked",
     "observation_json",
     "options_json",
     "parse_action",

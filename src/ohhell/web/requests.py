@@ -5,12 +5,12 @@ Every fault raises ``TableError`` (status 400) naming what was wrong.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any, Final
 
 from starlette.requests import Request
 
+from .protocol import MAX_DEPTH, UnsafeJson, loads_checked
 from .table import TableError
 
 MAX_BODY: Final = 64 * 1024
@@ -46,8 +46,14 @@ async def json_body(request: Request) -> dict[str, Any]:
             f"the request body must be JSON (Content-Type: application/json), not {kind or 'unnamed'}"
         )
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as err:
+        # Checked as it is read: every value in it may be relayed to the
+        # process holding the table (protocol.loads_checked).
+        data = loads_checked(raw)
+    except UnsafeJson as err:
+        raise TableError(f"the request body cannot be used: {err}") from None
+    except RecursionError:
+        raise TableError(f"the request body nests more than {MAX_DEPTH} levels deep") from None
+    except ValueError as err:  # UnicodeDecodeError too
         raise TableError(f"the request body is not JSON: {err}") from None
     if not isinstance(data, dict):
         raise TableError("the request body must be a JSON object")
