@@ -91,8 +91,9 @@ def test_a_huge_number_is_refused_without_reading_it() -> None:
     # 60,000 digits: reading them as a whole number would take a while; the
     # count of digits alone refuses it.
     started = time.process_time()
-    with pytest.raises(UnsafeJson, match="a number of 60000 digits"):
+    with pytest.raises(UnsafeJson, match='"x" is too large a whole number') as refused:
         loads_checked('{"x": ' + "7" * 60_000 + "}")
+    assert refused.value.field == "x" and len(str(refused.value)) < 80  # never echoed whole
     assert time.process_time() - started < 1.0
 
 
@@ -109,8 +110,8 @@ def test_a_request_body_with_a_poison_value_is_a_400_naming_it(tmp_path: Any) ->
             body = '{"seats": ["human", "human", "human"], "x": ' + value + "}"
             answer = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
             assert answer.status_code == 400, value
-            assert words in answer.json()["error"]
-            assert "cannot be used" in answer.json()["error"] or "levels deep" in answer.json()["error"]
+            assert words in answer.json()["error"] and "cannot be used" in answer.json()["error"]
+            assert answer.json()["field"] == "x"  # the form shows it beside the field
 
 
 # --- Two processes ---
@@ -162,7 +163,7 @@ async def _hello(port: int, table: str, text: str) -> tuple[int | None, list[dic
 
 
 def test_poison_through_the_relay_is_refused_and_another_table_plays_on(bench: Any, db: str) -> None:
-    servers = bench.start_servers(db, REDIS, 2, "--create-limit", "none")
+    servers = bench.start_servers(db, REDIS, 2, "--create-limit", "none", "--bid-change-wait", "0")
     try:
         # The attacker's table, and which process holds it.
         table, ((_, ann_token), _) = bench.start_table(servers)
@@ -215,7 +216,7 @@ def test_poison_through_the_relay_is_refused_and_another_table_plays_on(bench: A
         gaps = [b - a for a, b in itertools.pairwise(times)]
         # Bots move every tenth of a second here; a dropped message stalls
         # the table (no clock) until the end of the test.
-        assert len(times) > 20 and max(gaps) < 5.0, (len(times), max(gaps, default=0))
+        assert len(times) > 10 and max(gaps) < 5.0, (len(times), max(gaps, default=0))
         assert all(s.alive for s in servers)
     finally:
         bench.stop_servers(servers)

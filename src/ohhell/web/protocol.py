@@ -273,58 +273,77 @@ _HALF_PAIR: Final = re.compile("[\ud800-\udfff]")
 
 class UnsafeJson(ValueError):
     """JSON that Python reads but that could not be passed on to another
-    server process, or to a browser, as it is; the message says what."""
+    server process, or to a browser, as it is; the message says what, and
+    ``field`` names the top-level field it was in (None: not in one)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
-def _whole_number(text: str) -> int:
+class _Refused:
+    """Stands in, while reading, for a value that will be refused (what is
+    wrong with it): the refusal then names the field it was in."""
+
+    def __init__(self, fault: str) -> None:
+        self.fault = fault
+
+
+def _whole_number(text: str) -> int | _Refused:
     # The digits' count first: no time goes into reading a huge number.
     if len(text.lstrip("-")) > len(str(SAFE_INTEGER)) or not -SAFE_INTEGER < int(text) < SAFE_INTEGER:
-        shown = text if len(text) <= 24 else f"a number of {len(text.lstrip('-'))} digits"
-        raise UnsafeJson(f"{shown} is too large a whole number (at most {SAFE_INTEGER - 1} either way)")
+        return _Refused("is too large a whole number (at most 2^53 - 1 either way)")
     return int(text)
 
 
-def _fraction(text: str) -> float:
+def _fraction(text: str) -> float | _Refused:
     number = float(text)
-    if not math.isfinite(number):
-        raise UnsafeJson(f"{text[:24]} is too large a number")
-    return number
+    return number if math.isfinite(number) else _Refused("is too large a number")
 
 
-def _no_constant(name: str) -> Any:
-    raise UnsafeJson(f"{name} is not a number JSON allows")
+def _constant(name: str) -> _Refused:
+    return _Refused(f"is {name}, which is not a number JSON allows")
 
 
-def _check_nesting(value: object, depth: int = 1) -> None:
-    """Refuse nesting past MAX_DEPTH and text holding half of a UTF-16 pair
-    (``"\\ud800"`` alone): neither can be encoded again for the relay."""
+def _check(value: object, field: str | None, depth: int = 1) -> None:
+    """Refuse a stand-in, nesting past MAX_DEPTH and text holding half of a
+    UTF-16 pair (``"\\ud800"`` alone): none can be encoded again for the relay."""
+    where = "the value " if field is None else f'"{field[:24]}" '
+    if isinstance(value, _Refused):
+        raise UnsafeJson(where + value.fault, field)
     if isinstance(value, str):
         if _HALF_PAIR.search(value):
-            raise UnsafeJson("text holds half of a character pair (a lone \\ud800-\\udfff escape)")
+            raise UnsafeJson(where + "holds half of a character pair (a lone \\ud800-\\udfff escape)", field)
         return
     if not isinstance(value, dict | list):
         return
     if depth > MAX_DEPTH:
-        raise UnsafeJson(f"it nests objects or lists more than {MAX_DEPTH} levels deep")
-    items = value.items() if isinstance(value, dict) else enumerate(value)
-    for key, item in items:
-        if isinstance(key, str):
-            _check_nesting(key, depth)
-        _check_nesting(item, depth + 1)
+        raise UnsafeJson(f"{where}nests objects or lists more than {MAX_DEPTH} levels deep", field)
+    if isinstance(value, list):
+        for item in value:
+            _check(item, field, depth + 1)
+        return
+    for key, item in value.items():
+        if _HALF_PAIR.search(key):
+            raise UnsafeJson(
+                "a field's name holds half of a character pair (a lone \\ud800-\\udfff escape)", field
+            )
+        _check(item, key if depth == 1 else field, depth + 1)
 
 
 def loads_checked(text: str | bytes) -> Any:
     """JSON a client sent, read only if every value in it can travel on:
     whole numbers within JSON's safe range, finite numbers (no NaN or
     Infinity), no lone half of a character pair, at most MAX_DEPTH levels.
-    ``UnsafeJson`` (a ValueError) names the first fault; another ValueError
-    or a RecursionError (nesting past what Python reads) is not JSON at all.
+    ``UnsafeJson`` (a ValueError) names the first fault and its field;
+    another ValueError, or a RecursionError (nesting past what Python
+    reads), means it is not JSON at all.
 
     Such values are refused where client input is read, by every process,
     before they are relayed to the table's holder: one could not be encoded
     there, and would take other tables' messages down with it."""
-    data = json.loads(text, parse_int=_whole_number, parse_float=_fraction, parse_constant=_no_constant)
-    _check_nesting(data)
+    data = json.loads(text, parse_int=_whole_number, parse_float=_fraction, parse_constant=_constant)
+    _check(data, None)
     return data
 
 

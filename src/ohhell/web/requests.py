@@ -50,7 +50,7 @@ async def json_body(request: Request) -> dict[str, Any]:
         # process holding the table (protocol.loads_checked).
         data = loads_checked(raw)
     except UnsafeJson as err:
-        raise TableError(f"the request body cannot be used: {err}") from None
+        raise TableError(f"the request body cannot be used: {err}", field=err.field) from None
     except RecursionError:
         raise TableError(f"the request body nests more than {MAX_DEPTH} levels deep") from None
     except ValueError as err:  # UnicodeDecodeError too
