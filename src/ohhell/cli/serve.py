@@ -192,6 +192,14 @@ def add_parser(sub: Any) -> None:
         metavar="N",
         help="requests one address may have waiting for an answer at once; 0 for no limit (default 32)",
     )
+    limits.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help="the balancers in front of this server (addresses or networks, comma-separated, e.g. "
+        "10.0.0.2 or 10.0.0.0/24) whose X-Forwarded-For header names the client; no one else's is "
+        "believed (default: none: each client is the address that connects; docs/hosting.md)",
+    )
     serve.set_defaults(func=cmd_serve)
 
 
@@ -271,7 +279,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from limits import parse
 
         from ..web.app import Limits
+        from ..web.guard import Proxies
         from ..web.store import Store
+
+        try:
+            proxies = Proxies(args.forwarded_allow_ips)
+        except ValueError as err:
+            raise ValueError(f"--forwarded-allow-ips: {err}") from None
         from ..web.thinking import default_workers
 
         rates = {}
@@ -336,6 +350,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "body_timeout": args.body_timeout,
         "per_address": args.sockets_per_address,
         "requests_per_address": args.requests_per_address,
+        "proxies": proxies,
     }
     if args.workers > 1:
         from ..web.workers import run_workers

@@ -221,6 +221,7 @@ class Server:
             thinkers=Thinkers(self.think_workers),
         )
         if self.broker:
+            self.quotas.share(self.broker, self.store.group_id())  # one count for every process
             cluster = Cluster(self.broker, self.store.group_id())
             await cluster.start()
             self.relay = Relay(cluster, self)

@@ -7,8 +7,12 @@
   no route expected becomes one log line and a 500, never a dropped connection.
 - ``Quotas``: how many tables, score sheets, seats, replays, reviews and WebSocket
   connections one client address may make in a window, kept by the ``limits``
-  library (a moving window in memory, ``WindowStorage``), so one client cannot
+  library (a moving window in memory, ``WindowStorage``, or in the broker's
+  Redis when several processes serve one database), so one client cannot
   fill the database or the event loop.
+- ``client_address``: who the client is, believing ``X-Forwarded-For`` only
+  from the balancers named by ``ohhell serve --forwarded-allow-ips``
+  (``Proxies``).
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse
+from limits.errors import StorageError
 from limits.storage import MovingWindowSupport, Storage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -123,6 +129,7 @@ async def _json(send: Send, status: int, body: bytes) -> None:
 
 
 FLOOD: Final = 10  # refusals in a row before an address is held off
+SHARED_TIMEOUT: Final = 0.5  # seconds a quota kept in Redis may take before this process counts alone
 
 _WORDS: Final = {
     "tables": "new tables or seats",
@@ -230,6 +237,8 @@ class Quotas:
         reviews: str | None = "6/hour",
     ) -> None:
         self._limiter = MovingWindowRateLimiter(WindowStorage())
+        self._shared: MovingWindowRateLimiter | None = None  # in Redis, once share() is called
+        self._complained = -3600.0  # when a failing broker was last logged
         # Called with an address refused FLOOD times in a row: the server
         # stops answering it for a while (transport.hold_off).
         self.on_flood = on_flood
@@ -242,11 +251,39 @@ class Quotas:
             "reviews": parse(reviews) if reviews else None,
         }
 
+    def share(self, broker: str, group: str) -> None:
+        """Keep the windows in the broker's Redis (under ``group``, the
+        database's id), so that every process serving one database counts
+        one address's creations together: N processes no longer give an
+        address N times its quota. If Redis fails, this process counts in
+        its own memory until it answers again."""
+        from limits.storage import RedisStorage
+
+        storage = RedisStorage(
+            broker,
+            key_prefix=f"ohhell:{group}:quotas",
+            wrap_exceptions=True,
+            socket_timeout=SHARED_TIMEOUT,
+            socket_connect_timeout=SHARED_TIMEOUT,
+        )
+        self._shared = MovingWindowRateLimiter(storage)
+
+    def _hit(self, item: RateLimitItem, what: str, address: str) -> bool:
+        if self._shared is not None:
+            try:
+                return self._shared.hit(item, what, address)
+            except StorageError as err:
+                now = time.monotonic()
+                if now - self._complained > 60:  # one line a minute, not one a request
+                    self._complained = now
+                    log.warning("quotas: the broker failed (%s); counting in this process meanwhile", err)
+        return self._limiter.hit(item, what, address)
+
     def take(self, what: str, address: str) -> None:
         """Count one creation of ``what`` by ``address``; ``TableError`` (429)
         once the address has made its limit's worth in the window."""
         item = self._items[what]
-        if item is None or self._limiter.hit(item, what, address):
+        if item is None or self._hit(item, what, address):
             self._refused.pop(address, None)
             return
         self.refused(address)
@@ -267,10 +304,112 @@ class Quotas:
             self._refused.clear()
 
 
+class Proxies:
+    """The balancers whose ``X-Forwarded-For`` is believed: addresses and
+    networks (``"10.0.0.2, 192.168.0.0/24"``); none unless named.
+
+    A client that reaches the server straight, or through a proxy not named
+    here, is its TCP peer whatever it writes in the header. From a trusted
+    proxy the client is the rightmost entry of the header that is not itself
+    a trusted proxy: each proxy appends the address it saw, so entries to the
+    left of the last untrusted one are whatever a client wrote."""
+
+    def __init__(self, spec: str | Iterable[str] = ()) -> None:
+        names = spec.replace(" ", ",").split(",") if isinstance(spec, str) else list(spec)
+        self.names = [name.strip() for name in names if name.strip()]
+        self.networks: list[IPv4Network | IPv6Network] = []
+        for name in self.names:
+            if name == "*":
+                raise ValueError(
+                    "trusting every address would let any client name its own: name the balancer's addresses"
+                )
+            try:
+                self.networks.append(ip_network(name, strict=False))
+            except ValueError:
+                raise ValueError(
+                    f"{name!r} is not an address or network (e.g. 10.0.0.2 or 10.0.0.0/24)"
+                ) from None
+
+    def __bool__(self) -> bool:
+        return bool(self.networks)
+
+    def trusts(self, address: str) -> bool:
+        if not self.networks:
+            return False
+        try:
+            ip = ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.networks)
+
+    def client(self, peer: str, forwarded: Iterable[bytes]) -> str:
+        """The client's address: ``peer`` (the TCP peer) unless it is trusted;
+        then the rightmost untrusted entry of the ``X-Forwarded-For`` values
+        ``forwarded`` (all of the request's, in order). An entry that is not
+        an address, or no entry, leaves ``peer``."""
+        if not self.trusts(peer):
+            return peer
+        entries = ",".join(value.decode("latin-1") for value in forwarded).split(",")
+        chosen = peer
+        for entry in reversed(entries):
+            address = _address(entry)
+            if address is None:
+                return chosen  # unreadable: nothing left of it can be believed
+            chosen = address
+            if not self.trusts(address):
+                return address
+        return chosen  # every entry a trusted proxy: the leftmost of them
+
+
+def _address(entry: str) -> str | None:
+    """An entry of X-Forwarded-For as a plain address (a port dropped), or None."""
+    entry = entry.strip()
+    if entry.startswith("[") and "]" in entry:  # [v6]:port
+        entry = entry[1 : entry.index("]")]
+    elif entry.count(":") == 1:  # v4:port
+        entry = entry.split(":")[0]
+    try:
+        return str(ip_address(entry))
+    except ValueError:
+        return None
+
+
+_proxies = Proxies()  # ohhell serve --forwarded-allow-ips (transport.run sets it in each process)
+
+
+def trust_proxies(proxies: Proxies) -> None:
+    """Believe ``X-Forwarded-For`` from ``proxies`` (and from no one else)."""
+    global _proxies
+    _proxies = proxies
+
+
+def trusted_proxies() -> Proxies:
+    return _proxies
+
+
+def forwarded_for(headers: Iterable[tuple[bytes, bytes]]) -> list[bytes]:
+    return [value for name, value in headers if name == b"x-forwarded-for"]
+
+
 def client_address(scope: Scope) -> str:
-    """The client's address (after uvicorn's trusted proxy headers)."""
+    """The client's address: the TCP peer, or what a trusted balancer says
+    the peer was (``Proxies``). Every per-address defence keys on this."""
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    peer = str(client[0]) if client else "unknown"
+    if not _proxies:
+        return peer
+    return _proxies.client(peer, forwarded_for(scope.get("headers", ())))
 
 
-__all__ = ["SECURITY_HEADERS", "Guard", "Quotas", "WindowStorage", "client_address", "same_origin"]
+__all__ = [
+    "SECURITY_HEADERS",
+    "Guard",
+    "Proxies",
+    "Quotas",
+    "WindowStorage",
+    "client_address",
+    "forwarded_for",
+    "same_origin",
+    "trust_proxies",
+    "trusted_proxies",
+]

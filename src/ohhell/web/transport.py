@@ -24,6 +24,16 @@ adds these limits to uvicorn's own HTTP protocol class:
 
 A connection upgraded to a WebSocket leaves this count; the application
 counts WebSockets per address itself (``Limits.sockets_per_address``).
+
+Behind a balancer named by ``--forwarded-allow-ips`` (guard.Proxies), the
+address is the client's as the balancer passed it on, not the balancer's:
+requests in flight, refusals and holding off count per client, once each
+request's head is in. Before that the client is unknown, so the cap on
+connections waiting for a head does not apply to a trusted balancer's
+connections (it sends a head only once it has it whole, and bounds slow
+clients with its own timeouts); the head timeout does. A held-off client
+behind the balancer is answered 429 rather than cut off, so the balancer
+does not take the cut for a failed server and stop sending it others.
 """
 
 from __future__ import annotations
@@ -35,7 +45,7 @@ import time
 from collections import Counter, deque
 from typing import Any, Final
 
-from .guard import FLOOD
+from .guard import FLOOD, Proxies, forwarded_for, trust_proxies, trusted_proxies
 
 HEAD_TIMEOUT: Final = 10.0  # seconds to send a request's head
 BODY_TIMEOUT: Final = 10.0  # seconds to send a request's body once its head is in
@@ -99,6 +109,8 @@ def _refusal(status: int, words: str) -> Any:
 
 
 _TOO_MANY = _refusal(429, "too many requests at once from your address: wait for the others to finish")
+_HELD = _refusal(429, "too many requests from your address: wait a few seconds before the next")
+_HELD_UPGRADE = b"HTTP/1.1 429 Too Many Requests\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 _TOO_LARGE = _refusal(413, f"the request body is larger than {MAX_BODY} bytes")
 _TOO_SLOW = b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 _CUT_OFF = b"HTTP/1.1 413 Content Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
@@ -118,22 +130,28 @@ class Guarded(_base()):  # type: ignore[misc]
     def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
         peer = transport.get_extra_info("peername")
-        self._address = str(peer[0]) if peer else "unknown"
+        self._peer = str(peer[0]) if peer else "unknown"
+        self._address = self._peer  # the client's, once known (a request's head from a trusted balancer)
+        self._proxied = trusted_proxies().trusts(self._peer)
         self._head_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
         self._body_size = 0
         self._body_counted = False
         # One entry per request whose answer is not complete, in order
-        # (pipelined requests are answered in order): counted in _in_flight?
-        self._requests: deque[bool] = deque()
+        # (pipelined requests are answered in order): the address it is
+        # counted under in _in_flight, or None if it is not counted.
+        self._requests: deque[str | None] = deque()
         self._counted = False
+        if self._proxied:  # the client is not known before its head: only the head timeout
+            self._wait_for_head()
+            return
         if held(self._address) or (self.per_address and _waiting[self._address] >= self.per_address):
             transport.close()
             return
         self._wait_for_head()
 
     def _wait_for_head(self) -> None:
-        if not self._counted:
+        if not self._counted and not self._proxied:
             _waiting[self._address] += 1
             self._counted = True
         if self._head_timer is None and self.head_timeout:
@@ -156,11 +174,17 @@ class Guarded(_base()):  # type: ignore[misc]
 
     def on_headers_complete(self) -> None:
         self._got_head()
+        if self._proxied:
+            self._address = trusted_proxies().client(self._peer, forwarded_for(self.headers))
         if self.parser.should_upgrade() and self._should_upgrade():
+            if self._proxied and held(self._address):
+                self.transport.write(_HELD_UPGRADE)  # handle_websocket_upgrade sees it closing
+                self.transport.close()
+                return
             super().on_headers_complete()  # a WebSocket: the application counts those
             return
         refusal = self._refusal()
-        self._requests.append(refusal is None)
+        self._requests.append(self._address if refusal is None else None)
         self._body_size = 0
         self._body_counted = refusal is None  # a refused request's connection closes once answered
         if refusal is not None:
@@ -181,6 +205,8 @@ class Guarded(_base()):  # type: ignore[misc]
         declared = dict(self.headers).get(b"content-length", b"")
         if self.max_body and declared.isdigit() and int(declared) > self.max_body:
             return _TOO_LARGE
+        if self._proxied and held(self._address):
+            return _HELD
         if self.requests_per_address and _in_flight[self._address] >= self.requests_per_address:
             _refused[self._address] += 1
             if _refused[self._address] >= FLOOD:
@@ -232,13 +258,16 @@ class Guarded(_base()):  # type: ignore[misc]
             self._wait_for_head()  # kept alive: the next request's head has the same time
 
     def _answered(self) -> None:
-        if self._requests and self._requests.popleft():
-            _in_flight[self._address] -= 1
-            if not _in_flight[self._address]:
-                del _in_flight[self._address]
+        address = self._requests.popleft() if self._requests else None
+        if address is not None:
+            _in_flight[address] -= 1
+            if not _in_flight[address]:
+                del _in_flight[address]
 
     def handle_websocket_upgrade(self) -> None:
         self._got_head()
+        if self.transport.is_closing():  # refused in on_headers_complete
+            return
         super().handle_websocket_upgrade()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -265,6 +294,7 @@ def tune_collector() -> None:
         Guarded.body_timeout = settings["body_timeout"]
         Guarded.per_address = settings["per_address"]
         Guarded.requests_per_address = settings["requests_per_address"]
+        trust_proxies(Proxies(settings.get("proxies", ())))
 
 
 def run(
@@ -278,11 +308,15 @@ def run(
     requests_per_address: int = REQUESTS_PER_ADDRESS,
     limit_concurrency: int = LIMIT_CONCURRENCY,
     workers: int = 1,
+    proxies: Proxies | None = None,
 ) -> None:
     """Serve ``app`` with uvicorn as ``ohhell serve`` does (bench/ scripts too).
-    With ``workers`` > 1, ``app`` is a factory's import path (workers.py)."""
+    With ``workers`` > 1, ``app`` is a factory's import path (workers.py).
+    ``proxies``: the balancers whose X-Forwarded-For is believed (none by default)."""
     import uvicorn
 
+    proxies = proxies or Proxies()
+    trust_proxies(proxies)
     Guarded.head_timeout = head_timeout
     Guarded.body_timeout = body_timeout
     Guarded.per_address = per_address
@@ -298,6 +332,7 @@ def run(
                 "body_timeout": body_timeout,
                 "per_address": per_address,
                 "requests_per_address": requests_per_address,
+                "proxies": proxies.names,
             }
         )
     uvicorn.run(
@@ -308,6 +343,9 @@ def run(
         factory=workers > 1,
         http=Guarded if _base() is not object else "auto",
         log_level="warning",
+        # guard.client_address reads X-Forwarded-For itself, from the
+        # balancers named and no one else (uvicorn's own trusts loopback).
+        proxy_headers=False,
         limit_concurrency=limit_concurrency or None,
         timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=16 * 1024,
