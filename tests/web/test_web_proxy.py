@@ -23,6 +23,7 @@ import contextlib
 import http.client
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -35,7 +36,8 @@ from typing import Any
 
 import pytest
 
-from ohhell.web.guard import Proxies, client_address, trust_proxies, trusted_proxies
+from ohhell.web.errors import TableError
+from ohhell.web.guard import Proxies, Quotas, client_address, trust_proxies, trusted_proxies
 from support import bench_script
 
 POSTGRES = os.environ.get("OHHELL_TEST_POSTGRES")
@@ -102,6 +104,43 @@ def test_serve_refuses_to_trust_every_address() -> None:
     from ohhell.cli import main
 
     assert main(["serve", "--forwarded-allow-ips", "*", "--db", "sqlite://"]) == 2
+
+
+# --- Quotas shared by the processes ---
+
+
+def test_quotas_kept_in_the_broker_are_one_count_for_every_process() -> None:
+    if not REDIS:
+        pytest.skip("set OHHELL_TEST_REDIS to keep quotas in Redis")
+    pytest.importorskip("redis")
+    import redis
+
+    group = secrets.token_hex(6)  # as the database's id: nobody else's keys
+    first, second = Quotas(tables="3/minute"), Quotas(tables="3/minute")
+    first.share(REDIS, group)
+    second.share(REDIS, group)
+    try:
+        first.take("tables", "198.51.100.1")
+        second.take("tables", "198.51.100.1")
+        first.take("tables", "198.51.100.1")
+        with pytest.raises(TableError, match="too many new tables"):
+            second.take("tables", "198.51.100.1")  # its own count alone would allow it
+        second.take("tables", "198.51.100.2")  # another address is counted apart
+    finally:
+        client = redis.Redis.from_url(REDIS)
+        for key in client.scan_iter(match=f"ohhell:{group}:*"):
+            client.delete(key)
+        client.close()
+
+
+def test_quotas_count_in_the_process_while_the_broker_is_unreachable(caplog: Any) -> None:
+    quotas = Quotas(tables="2/minute")
+    quotas.share(f"redis://127.0.0.1:{_free_port()}/0", "nobody")  # nothing listens there
+    quotas.take("tables", "198.51.100.1")
+    quotas.take("tables", "198.51.100.1")
+    with pytest.raises(TableError, match="too many new tables"):
+        quotas.take("tables", "198.51.100.1")
+    assert sum("counting in this process" in r.getMessage() for r in caplog.records) == 1  # once a minute
 
 
 # --- The shipped balancer in front of two processes ---

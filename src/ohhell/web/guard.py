@@ -130,6 +130,7 @@ async def _json(send: Send, status: int, body: bytes) -> None:
 
 FLOOD: Final = 10  # refusals in a row before an address is held off
 SHARED_TIMEOUT: Final = 0.5  # seconds a quota kept in Redis may take before this process counts alone
+SHARED_RETRY: Final = 10.0  # seconds a process counts alone after the broker failed
 
 _WORDS: Final = {
     "tables": "new tables or seats",
@@ -239,6 +240,7 @@ class Quotas:
         self._limiter = MovingWindowRateLimiter(WindowStorage())
         self._shared: MovingWindowRateLimiter | None = None  # in Redis, once share() is called
         self._complained = -3600.0  # when a failing broker was last logged
+        self._shared_after = 0.0  # the broker is asked again from then (time.monotonic)
         # Called with an address refused FLOOD times in a row: the server
         # stops answering it for a while (transport.hold_off).
         self.on_flood = on_flood
@@ -269,11 +271,14 @@ class Quotas:
         self._shared = MovingWindowRateLimiter(storage)
 
     def _hit(self, item: RateLimitItem, what: str, address: str) -> bool:
-        if self._shared is not None:
+        if self._shared is not None and time.monotonic() >= self._shared_after:
             try:
                 return self._shared.hit(item, what, address)
             except StorageError as err:
+                # The call waits on the event loop: a broker that fails is
+                # left alone for a while rather than waited for on each request.
                 now = time.monotonic()
+                self._shared_after = now + SHARED_RETRY
                 if now - self._complained > 60:  # one line a minute, not one a request
                     self._complained = now
                     log.warning("quotas: the broker failed (%s); counting in this process meanwhile", err)
