@@ -87,6 +87,16 @@ def test_values_at_the_edge_of_the_safe_ones_are_read() -> None:
         loads_checked('{"deep": ' + deep + "}")
 
 
+def test_half_a_pair_given_as_text_not_as_an_escape_is_refused_too() -> None:
+    # A str handed in (not read from UTF-8) can hold one; an escape of a
+    # whole character is fine.
+    with pytest.raises(UnsafeJson, match='"name" holds half of a character pair'):
+        loads_checked('{"name": "Ann \ud800"}')
+    assert loads_checked('{"name": "Ren\\u00e9e \u00e9"}') == {"name": "Ren\u00e9e \u00e9"}
+    with pytest.raises(UnsafeJson, match="half of a character pair"):
+        loads_checked(b'{"name": "\\udbff"}')
+
+
 def test_a_huge_number_is_refused_without_reading_it() -> None:
     # 60,000 digits: reading them as a whole number would take a while; the
     # count of digits alone refuses it.
