@@ -281,12 +281,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from ..web.app import Limits
         from ..web.guard import Proxies
         from ..web.store import Store
+        from ..web.thinking import default_workers
 
         try:
             proxies = Proxies(args.forwarded_allow_ips)
         except ValueError as err:
             raise ValueError(f"--forwarded-allow-ips: {err}") from None
-        from ..web.thinking import default_workers
 
         rates = {}
         for name in ("create_limit", "sheet_limit", "connect_limit", "replay_limit", "review_limit"):
