@@ -68,6 +68,8 @@ def test_behind_a_trusted_proxy_the_client_is_the_entry_that_proxy_added() -> No
     assert proxies.client("10.0.0.2", [b"203.0.113.7:5555"]) == "203.0.113.7"
     assert proxies.client("10.0.0.2", [b"[2001:DB8::1]:443"]) == "2001:db8::1"
     assert proxies.client("10.0.0.2", [b"2001:db8::1"]) == "2001:db8::1"
+    # A server listening on "::" sees an IPv4 balancer as a mapped address.
+    assert proxies.client("::ffff:10.0.0.2", [b"203.0.113.7"]) == "203.0.113.7"
 
 
 def test_a_trusted_proxy_s_unreadable_or_missing_header_leaves_the_proxy() -> None:

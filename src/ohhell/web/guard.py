@@ -21,7 +21,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
+from ipaddress import IPv4Network, IPv6Address, IPv6Network, ip_address, ip_network
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -345,13 +345,15 @@ class Proxies:
             ip = ip_address(address)
         except ValueError:
             return False
+        if isinstance(ip, IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped  # an IPv4 balancer seen by a server listening on "::"
         return any(ip in network for network in self.networks)
 
     def client(self, peer: str, forwarded: Iterable[bytes]) -> str:
         """The client's address: ``peer`` (the TCP peer) unless it is trusted;
         then the rightmost untrusted entry of the ``X-Forwarded-For`` values
-        ``forwarded`` (all of the request's, in order). An entry that is not
-        an address, or no entry, leaves ``peer``."""
+        ``forwarded`` (all of the request's, in order). No entry, or one that
+        is not an address, leaves the nearest trusted proxy's own address."""
         if not self.trusts(peer):
             return peer
         entries = ",".join(value.decode("latin-1") for value in forwarded).split(",")
