@@ -132,7 +132,8 @@ function wireControls() {
     render();
   });
   S.claims = createClaims({
-    send, seat: () => S.seat, obs: () => S.obs, render, showMessage, announce,
+    send, seat: () => S.seat, obs: () => S.obs, seats: () => S.table && S.table.seats.map((s) => seatInfo(s.seat)),
+    render, showMessage, announce,
     log: (text) => $("#log").append(el("li", {}, el("em", {}, text))),
   });
   $("#claim-button").addEventListener("click", () => S.claims.toggle());
@@ -698,7 +699,13 @@ function onKey(event) {
     toggleScores();
   } else if ((key === "k" || key === "K") && m === "change") {
     keepBid();
+  } else if ((key === "r" || key === "R") && S.claims.canClaim()) {
+    S.claims.toggle(); // claim the rest
   } else if (key === "Escape") {
+    if (S.claims.close(true)) {
+      event.preventDefault();
+      return;
+    }
     S.showLast = false;
     if (S.hint) S.hint.hidden = true;
     render();
