@@ -14,7 +14,7 @@ import { $, cardSpan, el, fill } from "/static/common.js";
 
 /**
  * The claim panel. `ctx` gives the page's state and tools: send(message),
- * seat(), obs(), seats() (the table's public seats, for which are bots),
+ * seat(), obs(), seats() (the table's public seats, for which are bots), ended(),
  * render(), showMessage(text, kind, ms), announce(text), log(text).
  */
 export function createClaims(ctx) {
@@ -85,7 +85,7 @@ export function createClaims(ctx) {
 
   function canClaim() {
     const o = ctx.obs();
-    return ctx.seat() !== null && o && o.phase === "play" && !o.devils_bridge && left() > 0
+    return ctx.seat() !== null && o && o.phase === "play" && !ctx.ended() && !o.devils_bridge && left() > 0
       && o.hand_counts[ctx.seat()] > 0 && !made.length && !asking && triedHand !== o.hand_number;
   }
 

@@ -132,13 +132,15 @@ function wireControls() {
     render();
   });
   S.claims = createClaims({
-    send, seat: () => S.seat, obs: () => S.obs, seats: () => S.table && S.table.seats.map((s) => seatInfo(s.seat)),
+    send, seat: () => S.seat, obs: () => S.obs, seats: () => S.table && S.table.seats.map((s) => seatInfo(s.seat)), ended,
     render, showMessage, announce,
     log: (text) => $("#log").append(el("li", {}, el("em", {}, text))),
   });
   $("#claim-button").addEventListener("click", () => S.claims.toggle());
   $("#leave-button").addEventListener("click", leaveTable);
   $("#end-button").addEventListener("click", endTable);
+  $("#lobby-leave-button").addEventListener("click", leaveTable);
+  $("#lobby-end-button").addEventListener("click", endTable);
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => {
     fitHand();
@@ -465,9 +467,12 @@ const legal = () => (S.obs && S.obs.legal) || [];
 const legalKey = () => JSON.stringify(legal());
 const seatName = (s) => s.name || `Seat ${s.seat + 1}`;
 
+/** Did the host end this table? Then nothing is left to do but download or go home. */
+const ended = () => Boolean(S.table && S.table.status === "ended");
+
 /** "bid" | "change" | "trump" | "play" | null: what the legal actions ask of me. */
 function mode() {
-  if (S.table && S.table.status === "ended") return null; // the host ended the table: nothing more to do
+  if (ended()) return null; // the host ended the table: nothing more to do
   if (S.claims && S.claims.mineMade()) return null; // your claim: the server plays your cards
   const kinds = new Set(legal().map((a) => a.kind));
   if (kinds.has("play")) return "play";
@@ -505,6 +510,7 @@ function playCard(code) {
   const action = findLegal("play", (a) => a.card === code);
   if (action) act(action);
   else if (mode() === "play") act({ kind: "play", card: code });
+  else if (ended()) showMessage("The table has ended: there is nothing more to play.", "info", 2500);
   else showMessage("You cannot play a card now: wait for your turn.", "info", 2500);
 }
 
@@ -781,12 +787,15 @@ function render() {
   renderStandings();
   renderRules();
   restoreFocus(focus);
-  $("#hint-button").hidden = S.seat === null || (S.obs && S.obs.phase === "over"); // hints are for players
+  $("#hint-button").hidden = S.seat === null || (S.obs && S.obs.phase === "over") || ended(); // hints are for players
   const myTurn = legal().length > 0 && !S.pending;
   document.body.classList.toggle("my-turn", myTurn);
   const seated = S.seat !== null && S.table && ["lobby", "playing"].includes(S.table.status);
   $("#leave-button").hidden = !seated || S.host;
   $("#end-button").hidden = !seated || !S.host;
+  // In the lobby too: a friend may leave before the start, the host may end a table that never starts.
+  $("#lobby-leave-button").hidden = !seated || S.host;
+  $("#lobby-end-button").hidden = !seated || !S.host;
   scheduleForcedCard();
   document.title = `${myTurn ? "● Your turn · " : ""}Oh Hell · ${tableTitle()}`;
 }
@@ -870,7 +879,7 @@ function statusLine() {
   }
   if (!t) return "Loading…";
   if (t.status === "ended") {
-    return el("span", {}, "The host ended this table. ",
+    return el("span", {}, S.host ? "You ended this table. " : "The host ended this table. ",
       el("a", { href: `/api/tables/${encodeURIComponent(TABLE)}/record`, download: "" }, "Download the record so far"),
       " · ", el("a", { href: "/" }, "Go home"));
   }
@@ -1366,7 +1375,8 @@ function renderHand() {
     box.closest("#hand-box").hidden = true;
     return;
   }
-  box.closest("#hand-box").hidden = o.phase === "over";
+  // Over, or ended by the host: nothing is left to play, so no hand is offered.
+  box.closest("#hand-box").hidden = o.phase === "over" || ended();
   if (o.devils_bridge && !o.hands[me]) {
     // R-DEVILS-BRIDGE: my own card is held to my forehead: a back I can play blind.
     const count = o.hand_counts[me];
