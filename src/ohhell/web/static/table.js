@@ -45,7 +45,7 @@
 import {
   $, api, cardElement, cardSpan, cardWords, clearMessage, el, fill, getToken, goToTable, groupHand, keepName, storedName,
   playerColour, scoreChart, scoreSheet, seatPosition, setSeat, setToken, showMessage, standingsTable,
-  suitSpan, suitWords, typingInField,
+  SUIT_NAME, suitSpan, suitWords, typingInField,
 } from "/static/common.js";
 import { createChat } from "/static/chat.js";
 import { createClaims } from "/static/claim.js";
@@ -72,6 +72,7 @@ const S = {
   joinedAt: new Map(), // seat -> when its person was seen joining (ms), for the notices
   toldVersion: -1, // the last state read out (#announce) and sounded: a resend is not told again
   removed: false, // the host removed this page's player: the welcome that follows says no more
+  toldHand: null, // the hand whose start was last told to screen readers ("Hand 2 of 19: ...")
   lastTrick: null, // {plays: [[seat, card]], winner, hand}
   finishedUntil: 0, // show the last trick of a hand until this time (ms), into the next hand
   showLast: false, // "l": the last trick is shown in the middle
@@ -319,6 +320,8 @@ function tellState(prev, obs, last) {
     S.sound.play(w === S.seat ? "won" : "trick");
   }
   if (prev && obs.results.length > prev.results.length && S.notice) words.push(S.notice.text);
+  const opening = handOpening(obs);
+  if (opening) words.push(opening);
   const verb = TURN_VERB[obs.phase];
   const turn = obs.turn || [];
   const before = prev && prev.phase === obs.phase ? JSON.stringify(prev.turn || []) : null;
@@ -331,6 +334,24 @@ function tellState(prev, obs, last) {
     }
   }
   announce(words.join(" "));
+}
+
+/**
+ * A new hand in words for a screen reader, said once as it is dealt:
+ * "Hand 2 of 19: 9 cards, Bruno deals, trump clubs."
+ */
+function handOpening(obs) {
+  if (!["bid", "trump", "play"].includes(obs.phase) || (S.table && S.table.status !== "playing")) return "";
+  const key = `${obs.hand_number}:${obs.extra_hand}`;
+  if (S.toldHand === key) return "";
+  S.toldHand = key;
+  const cards = `${obs.hand_size} card${obs.hand_size === 1 ? "" : "s"}`;
+  const dealer = obs.dealer === S.seat ? "you deal" : `${obs.names[obs.dealer]} deals`;
+  let trump = "no trump";
+  if (obs.trump) trump = `trump ${SUIT_NAME[obs.trump]}`;
+  else if (!obs.trump_decided) trump = "trump to be named";
+  const number = obs.extra_hand ? "Tie-break hand" : `Hand ${obs.hand_number + 1} of ${obs.hands_total}`;
+  return `${number}: ${cards}, ${dealer}, ${trump}.`;
 }
 
 /**
