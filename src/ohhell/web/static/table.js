@@ -1043,6 +1043,7 @@ function renderPlayers() {
       S.chat.bubble(s)) : null));
   });
   fill($("#players"), panels, trumpIndicator(o));
+  settle($("#trump-card"));
 }
 
 /**
@@ -1207,7 +1208,37 @@ function trumpIndicator(o) {
   if (!o.trump_decided) face = el("span", { class: "trump-suit" }, "?");
   else if (o.turned) face = cardElement(o.turned, { label: `Trump: turned ${cardWords(o.turned)}` });
   else face = el("span", { class: "trump-suit" }, suitSpan(o.trump));
-  return el("div", { id: "trump-card", title: "Trump" }, el("span", { class: "label" }, o.trump || !o.trump_decided ? "Trump" : "No trump"), face);
+  return el("div", { id: "trump-card", title: "Trump", dataset: { corner: "tl" } },
+    el("span", { class: "label" }, o.trump || !o.trump_decided ? "Trump" : "No trump"), face);
+}
+
+// Places in the felt, in % of its size: the corners, then the middle of each side.
+const CORNERS = ["tl", "tr", "bl", "br", "ml", "mr"];
+
+/**
+ * Put `node` (the trump card, the last trick's label) in the first of the
+ * felt's corners where it covers no seat and nothing in `avoid`, measured on
+ * the page as laid out (seats move with the number of players and the
+ * screen: with 3 or 5 players the top corners are taken, with 6 on a phone
+ * every corner is, and the middle of a side is free). Where none is free,
+ * the place it covers least.
+ */
+function settle(node, avoid = []) {
+  if (!node || !node.isConnected) return;
+  const others = [...document.querySelectorAll("#players .seat"), ...avoid].map((e) => e.getBoundingClientRect());
+  const covered = () => {
+    const r = node.getBoundingClientRect();
+    return others.reduce((sum, o) => sum + Math.max(0, Math.min(r.right, o.right) - Math.max(r.left, o.left))
+      * Math.max(0, Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top)), 0);
+  };
+  let best = null;
+  for (const corner of CORNERS) {
+    node.dataset.corner = corner;
+    const area = covered();
+    if (area === 0) return;
+    if (!best || area < best.area) best = { corner, area };
+  }
+  node.dataset.corner = best.corner;
 }
 
 // --- the trick in the middle ---
@@ -1266,8 +1297,10 @@ function renderTrick() {
   S.trickCaption = caption;
   // The last trick of a hand lingers into the next one: say on the felt which it is.
   const label = kind === "finished" && last && last.hand !== o.hand_number
-    ? el("div", { class: "trick-label" }, `Last trick of hand ${last.hand + 1}`) : null;
+    ? el("div", { class: "trick-label", dataset: { corner: "bl" } }, `Last trick of hand ${last.hand + 1}`)
+    : null;
   fill(box, cards, label);
+  settle(label, [$("#trump-card"), ...box.querySelectorAll(".played")].filter(Boolean));
   $("#last-button").setAttribute("aria-pressed", String(kind === "last"));
 }
 
