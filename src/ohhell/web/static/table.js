@@ -995,8 +995,16 @@ function renderLobby() {
 async function loadLevels() {
   try {
     const options = await api("GET", "/api/options");
-    fill($("#fill-level"), options.levels.map((l) => el("option", { value: l }, l)));
-    if (options.levels.includes("intermediate")) $("#fill-level").value = "intermediate";
+    // A level made for one rule set alone is offered only at a table of those rules (the server checks too).
+    const only = options.level_rules || {};
+    const fits = (l) => {
+      if (!only[l]) return true;
+      const preset = { ...(options.presets[only[l].preset] || {}), players: String(only[l].players) };
+      const rules = S.table.rules || {};
+      return Object.keys({ ...preset, ...rules }).every((k) => preset[k] === rules[k]);
+    };
+    fill($("#fill-level"), options.levels.filter(fits).map((l) => el("option", { value: l }, l)));
+    if (options.levels.filter(fits).includes("intermediate")) $("#fill-level").value = "intermediate";
   } catch (err) {
     showMessage(err.message);
   }
