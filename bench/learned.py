@@ -70,7 +70,7 @@ def _file_factory(path: str) -> Any:
     return make
 
 
-def trainer_speed(iterations: int, games: int, seed: int) -> dict[str, Any]:
+def trainer_speed(iterations: int, games: int, seed: int, device: str = "cpu") -> dict[str, Any]:
     import torch
 
     from ohhell.env.batch import BatchSimulator
@@ -98,7 +98,8 @@ def trainer_speed(iterations: int, games: int, seed: int) -> dict[str, Any]:
         samples[0] += info["samples"]
 
     start = time.perf_counter()
-    train(net, probe, iterations, Settings(), seed=seed, on_iteration=count)
+    net.to(device)
+    train(net, probe, iterations, Settings(), device=device, seed=seed, on_iteration=count)
     trained = time.perf_counter() - start
     # The anchor: the same simulators alone, random actions, as many steps.
     sims = [a.sim for a in arenas()]
@@ -117,6 +118,7 @@ def trainer_speed(iterations: int, games: int, seed: int) -> dict[str, Any]:
         "learner_decisions_per_s": round(samples[0] / trained),
         "simulator_steps_per_s": round(steps / alone),
         "torch_threads": 1,
+        "device": device,
     }
 
 
@@ -130,15 +132,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--trainer", action="store_true", help="measure the trainer's speed instead")
     p.add_argument("--iterations", type=int, default=6)
     p.add_argument("--games", type=int, default=2048)
+    p.add_argument("--device", default="cpu", help="where the trainer's network runs: cpu, cuda, cuda:1...")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if args.trainer:
-        speed = trainer_speed(args.iterations, args.games, args.seed)
+        speed = trainer_speed(args.iterations, args.games, args.seed, args.device)
         if args.json:
             print(json.dumps(speed, indent=2))
         else:
             print(
-                f"trainer: {speed['learner_decisions_per_s']} learner decisions/s on one core "
+                f"trainer: {speed['learner_decisions_per_s']} learner decisions/s, one core, {args.device} "
                 f"({speed['games']} games); the simulator alone: {speed['simulator_steps_per_s']} steps/s"
             )
         return 0

@@ -25,11 +25,11 @@ from typing import Any
 
 import pyspiel
 
+from botspec import option_value
 from ohhell import Bid, Card, Deal, Play, apply, new_game, observe
 from ohhell.bots import get_bot
 from ohhell.rules import PRESETS, Rules, Scoring
 from ohhell.view import sample_hands
-from strength import option_value
 
 PLAYERS = 4  # the setting; OpenSpiel's game takes 3 to 7
 SUITS = "CDSH"  # OpenSpiel's suit order: card id = rank index * 4 + suit index

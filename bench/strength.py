@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any
 
+from botspec import option_value
 from ohhell import (
     RulesError,
     Scoring,
@@ -74,16 +75,6 @@ class Seat:
 class Game:
     dealer: int
     seats: list[Seat]
-
-
-def option_value(text: str) -> int | float | str:
-    """A bot option's value from the command line: a number if it reads as one."""
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 def make_bot(spec: str) -> Any:

@@ -37,17 +37,21 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 
 def bench_script(name: str) -> ModuleType:
-    """``bench/<name>.py`` loaded as a module, freshly each call. The bench
-    directory goes on the path, as when a script is run from it, because the
-    scripts import their shared helpers (strength, selfplay) from beside
-    them; the module is registered under ``<name>_bench`` because dataclasses
-    look their module up by name."""
-    if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location(f"{name}_bench", BENCH / f"{name}.py")
+    """``bench/<name>.py`` loaded as a module, freshly each call (``name`` may
+    be ``experiments/think``). The script's own folder and bench/ go on the
+    path, as when a script is run from there, because the scripts import
+    their shared helpers (strength, selfplay) from beside them; the module is
+    registered under ``<name>_bench`` because dataclasses look their module
+    up by name."""
+    path = BENCH / f"{name}.py"
+    for folder in (str(BENCH), str(path.parent)):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    key = f"{name.replace('/', '_')}_bench"
+    spec = importlib.util.spec_from_file_location(key, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[f"{name}_bench"] = module
+    sys.modules[key] = module
     spec.loader.exec_module(module)
     return module
 

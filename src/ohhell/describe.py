@@ -222,7 +222,8 @@ def preset_line(rules: Rules) -> str:
         parts.append(scoring.removeprefix("Scoring: ").split(";")[0].rstrip("."))
     else:
         words = VALUE_HELP["scoring"].get(rules.scoring.value)
-        parts.append(f"{rules.scoring.value} scoring" + (f": {words}" if words else ""))
+        # In words where there are some ("scoring: Al Okenuff's, for 4 players"), never the option's value.
+        parts.append(f"scoring: {words}" if words else f"{rules.scoring.value.replace('-', ' ')} scoring")
     if rules.tie_break.value == "most-exact":
         parts.append("a tie goes to more exact bids")
     elif rules.tie_break.value == "extra-hands":

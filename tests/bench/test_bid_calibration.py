@@ -1,4 +1,4 @@
-"""bench/bid_calibration.py records the quantity the calibration corrects:
+"""bench/experiments/bid_calibration.py records the quantity the calibration corrects:
 the flat playouts' share of worlds that made a bid (``calibrate=1`` keeps
 the bids flat), not the bid search's share of its simulations."""
 
@@ -8,7 +8,7 @@ from support import bench_script
 
 
 def test_each_bid_is_recorded_with_the_flat_playouts_share() -> None:
-    bench = bench_script("bid_calibration")
+    bench = bench_script("experiments/bid_calibration")
     worlds = 8
     # Exploring at every bid: the recorded bid is one of the best three the
     # playouts valued on every world, not only the best.

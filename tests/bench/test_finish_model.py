@@ -1,4 +1,4 @@
-"""bench/finish_model.py records what it claims (the greedy finish of the true
+"""bench/experiments/finish_model.py records what it claims (the greedy finish of the true
 deal beside the real ending, for every seat and trick) and counts the
 chances the expert's finish model ships."""
 
@@ -14,7 +14,7 @@ from support import bench_script
 
 
 def test_a_deal_records_every_seat_at_every_trick() -> None:
-    bench = bench_script("finish_model")
+    bench = bench_script("experiments/finish_model")
     rows = bench.play((0, 5, {"worlds": 4, "simulations": 24}))
     rules = bench.table(0, 5)
     players, size = rules.players, rules.hand_sizes[0]
@@ -32,7 +32,7 @@ def test_a_deal_records_every_seat_at_every_trick() -> None:
 
 
 def test_the_counts_find_the_chances_that_drew_the_endings() -> None:
-    bench = bench_script("finish_model")
+    bench = bench_script("experiments/finish_model")
     rng = random.Random(1)
     truth = {(left, gap): rng.uniform(0.05, 0.95) for left in range(1, MOST_LEFT + 1) for gap in (-1, 0, 1)}
     rows: list[dict[str, Any]] = []

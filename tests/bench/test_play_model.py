@@ -1,6 +1,6 @@
-"""bench/play_model.py fits the model of play it claims to (it recovers the
+"""bench/experiments/play_model.py fits the model of play it claims to (it recovers the
 weights of choices drawn from a known model), its records read back into
-the model's inputs, and bench/inference.py scores the readings."""
+the model's inputs, and bench/experiments/inference.py scores the readings."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def _drawn_choices(bench: ModuleType, w: list[float], deals: int) -> list[dict[s
 
 
 def test_the_fit_recovers_the_model_that_drew_the_choices() -> None:
-    bench = bench_script("play_model")
+    bench = bench_script("experiments/play_model")
     truth = [random.Random(i).uniform(-1.0, 1.0) for i in range(len(playmodel.FEATURES))]
     rows = _drawn_choices(bench, truth, 120)
     fitted = bench.fit_weights(rows, 0.01)
@@ -71,7 +71,7 @@ def test_the_fit_recovers_the_model_that_drew_the_choices() -> None:
 
 
 def test_the_inference_bench_scores_each_reading() -> None:
-    bench = bench_script("inference")
+    bench = bench_script("experiments/inference")
     settings = {
         "preset": "common",
         "players": 4,

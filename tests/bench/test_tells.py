@@ -1,4 +1,4 @@
-"""bench/tells.py: a row for every choice OpenSpiel's knowing search makes,
+"""bench/experiments/tells.py: a row for every choice OpenSpiel's knowing search makes,
 its card records hold the real undealt cards apart from the cards seen, and
 the play-model reader finds a tell where one is planted and none where
 there is none."""
@@ -19,7 +19,7 @@ from support import bench_script
 
 
 def test_every_choice_is_read_and_the_undealt_cards_are_the_real_ones() -> None:
-    bench = bench_script("tells")
+    bench = bench_script("experiments/tells")
     players, size = 3, 4
     tells, cards, bid_records = bench.play((2, 5, 20, players, size, 0.05))
     bids = [r for r in tells if r["kind"] == "bid"]
@@ -78,7 +78,7 @@ def _leads(bench: Any, planted: bool, count: int) -> tuple[list[dict[str, Any]],
 
 
 def test_the_play_model_reader_finds_a_planted_tell_and_no_other() -> None:
-    bench = bench_script("tells")
+    bench = bench_script("experiments/tells")
     records, lay = _leads(bench, True, 400)
     found = bench.summary_of_model(records, lay, 1.0)
     # As the table sees it the lead is a coin toss (log 2 a card); knowing
@@ -93,7 +93,7 @@ def test_the_play_model_reader_finds_a_planted_tell_and_no_other() -> None:
 
 
 def test_the_tells_are_summed_by_kind_by_trick_and_by_deal() -> None:
-    bench = bench_script("tells")
+    bench = bench_script("experiments/tells")
 
     def row(deal: int, kind: str, done: int, tell: float, known: bool, fair: bool) -> dict[str, Any]:
         return {
@@ -122,7 +122,7 @@ def test_the_tells_are_summed_by_kind_by_trick_and_by_deal() -> None:
 
 
 def test_the_interval_takes_a_deal_s_choices_together() -> None:
-    bench = bench_script("tells")
+    bench = bench_script("experiments/tells")
     # Ten deals whose choices all agree within the deal: as independent draws
     # the interval would shrink with the 50 choices, taken by deal it is the
     # interval of ten values.
@@ -140,7 +140,7 @@ def test_the_tell_is_the_log_ratio_of_the_two_searches_chances(monkeypatch: pyte
     # The two readers stubbed with fixed shares: the real deal's search puts
     # 0.8 on the lowest legal action, the fair guess 0.2; the rest is spread.
     # The fair guess must be handed the seat's observation, never the deal.
-    bench = bench_script("tells")
+    bench = bench_script("experiments/tells")
     seen: list[Any] = []
 
     def shares(legal: list[int], top: float) -> dict[int, float]:
@@ -187,7 +187,7 @@ def test_the_tell_is_the_log_ratio_of_the_two_searches_chances(monkeypatch: pyte
 
 
 def test_a_hand_is_ranked_among_the_cards_still_in_play() -> None:
-    bench = bench_script("tells")
+    bench = bench_script("experiments/tells")
     lay = bench.layout(bench.rules(10, 0, 4))
 
     def mask(names: str) -> int:
@@ -232,7 +232,7 @@ def _bids(bench: Any, planted: bool, count: int) -> tuple[list[dict[str, Any]], 
 
 
 def test_the_bid_reader_finds_a_planted_tell_and_no_other() -> None:
-    bench = bench_script("tells")
+    bench = bench_script("experiments/tells")
     records, lay = _bids(bench, True, 400)
     found = bench.summary_of_bids(records, lay, 4, 10)
     assert found["held_out_bids"] == 80

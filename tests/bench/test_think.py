@@ -1,4 +1,4 @@
-"""bench/think.py compares the expert's decisions at two fixed budgets: one
+"""bench/experiments/think.py compares the expert's decisions at two fixed budgets: one
 row for every decision of the measured seat that had a choice, the seat
 playing the short think's choice, a clear decision found at both budgets,
 and the whole run the same from the same seed."""
@@ -14,7 +14,7 @@ from support import bench_script
 
 
 def test_every_decision_with_a_choice_is_compared_and_reproducible() -> None:
-    bench = bench_script("think")
+    bench = bench_script("experiments/think")
     job = (3, 5, "common", 4, 4, 40, 160, "intermediate")
     rows = bench.play(job)
     # The measured seat makes a bid and plays four cards; the last card (and
@@ -31,7 +31,7 @@ def test_a_clear_decision_is_the_same_at_both_budgets_and_costs_nothing() -> Non
     # club led to a seat out of clubs: throwing the diamond keeps the bid
     # safe (the trump takes the last trick), ruffing risks the diamond
     # winning the last trick for one too many.
-    bench = bench_script("think")
+    bench = bench_script("experiments/think")
     rules = PRESETS["common"].replace(hand_sizes=(2,), first_dealer=3)
     state = new_game(rules)
     hands = ("KC 3H", "AS 2D", "4C 5H", "6C 7H")
@@ -49,7 +49,7 @@ def test_a_clear_decision_is_the_same_at_both_budgets_and_costs_nothing() -> Non
 
 
 def test_the_summary_adds_regrets_a_deal_over_every_deal() -> None:
-    bench = bench_script("think")
+    bench = bench_script("experiments/think")
     keys = ("kind", "agree", "agree_again", "regret", "regret_again", "deal")
     rows = [
         dict(zip(keys, ("bid", True, True, 0.0, 0.0, 0), strict=True)),

@@ -186,7 +186,7 @@ def test_the_command_clones_trains_and_writes_a_file_the_bot_plays(tmp_path: Pat
     from ohhell.learn.__main__ import main
 
     out = tmp_path / "tiny.npz"
-    args = ["--out", str(out), "--clone-deals", "6", "--clone-epochs", "1", "--minutes", "0.01"]
+    args = ["--out", str(out), "--clone-deals", "6", "--clone-epochs", "1", "--iterations", "1"]
     args += ["--value-warmup", "1", "--games", "48", "--league-games", "8", "--steps", "6"]
     args += ["--hidden", "16,16", "--threads", "1", "--seed", "5"]
     assert main(args) == 0

@@ -157,7 +157,7 @@ def test_blank_pagat_sheet_has_a_row_per_hand_with_size_and_dealer(tmp_path: Pat
     assert [r[2] for r in rows] == [NAMES4[k % 4] for k in range(19)]
     assert all(r[3] == [] for r in rows)  # blank: nothing to read but hand, cards and dealer
     text = pages[0]
-    assert "Oh Hell score sheet: pagat rules, 4 players" in text and "Ann deals first" in text
+    assert "Oh Hell score sheet: Pagat's rules, 4 players" in text and "Ann deals first" in text
     # a column group per player: the names in seat order over four columns each
     heads = [line for line in text.splitlines() if "Ann" in line and "Dee" in line and "Bob" in line]
     assert heads and heads[0].split() == NAMES4

@@ -96,6 +96,13 @@ def test_a_whole_hand_by_keyboard_with_announcements(base: str, context: Browser
     assert "Your turn to bid." in text and "Your turn to play." in text, text
     assert "the trick with the" in text, text  # "Bruno wins the trick with the queen of spades."
     assert "Hand 1 over." in text, text
+    # The hand's start is told once: "Hand 1 of 1: 4 cards, Bruno deals, trump clubs."
+    openings = [
+        m.group(0)
+        for h in heard
+        for m in re.finditer(r"Hand 1 of 1: 4 cards, (\w+ deals|you deal), [^.|]+\.", h)
+    ]
+    assert len(openings) == 1, heard
     # The others' turns are told too ("Ada to play.").
     assert any(re.search(r"(^|\. )(?!Your turn)[A-Z][a-z]+ to (bid|play)\.", h) for h in heard), heard
     # Every bid and every card of the hand is read out, with who made it:

@@ -154,3 +154,22 @@ def test_a_chat_line_is_never_lost(base: str, context: BrowserContext) -> None:
     page.locator("#error", has_text="kept").wait_for()
     assert "second" in page.inner_text("#error")
     assert box.input_value() == "one more"
+
+
+def test_the_learned_level_is_offered_only_for_the_rules_it_was_trained_for(
+    base: str, context: BrowserContext
+) -> None:
+    page = context.new_page()
+    open_home(page, base)
+    page.locator("#nt-seat-list select").first.wait_for()
+    offered = "(s) => [...s.options].filter((o) => !o.disabled).map((o) => o.value)"
+    assert "learned" in page.locator("#seat-kind-1").evaluate(offered)  # Pagat's rules, 4 players
+    page.select_option("#seat-kind-1", "learned")
+    page.check("#nt-preset-classic-tens")
+    assert "learned" not in page.locator("#seat-kind-1").evaluate(offered)
+    assert page.input_value("#seat-kind-1") == "intermediate"  # moved off the level no longer offered
+    page.check("#nt-preset-pagat")
+    page.select_option("#nt-players", "3")
+    assert "learned" not in page.locator("#seat-kind-1").evaluate(offered)
+    page.select_option("#nt-players", "4")
+    assert "learned" in page.locator("#seat-kind-1").evaluate(offered)

@@ -94,9 +94,14 @@ def test_the_host_ends_the_table(base: str, browser: Browser) -> None:
         assert friend.locator("#end-button").is_hidden()
         host.on("dialog", lambda dialog: dialog.accept())
         host.click("#end-button")
+        host.locator("#status", has_text="You ended this table").wait_for()
+        friend.locator("#status", has_text="The host ended this table").wait_for()
         for page in (host, friend):
-            page.locator("#status", has_text="The host ended this table").wait_for()
+            # An ended table offers no play: no hand, no bids, no hint, no claim.
             assert page.locator("#bids button:enabled").count() == 0
+            page.locator("#hand-box").wait_for(state="hidden")
+            assert page.locator("#hint-button").is_hidden()
+            assert page.locator("#claim-button").is_hidden()
         friend.locator("#chat-log li", has_text="The host ended the table").wait_for()
         link = friend.locator("#status a", has_text="Download the record so far")
         record = friend.request.get(f"{base}{link.get_attribute('href')}")
@@ -141,3 +146,30 @@ def test_a_claim_from_the_page(live_server: Any, browser: Browser) -> None:
     record = page.request.get(href if href.startswith("http") else f"{live_server['base']}{href}").text()
     assert re.findall(r"^claim 0 ([01])$", record, re.MULTILINE) == [str(outcomes[0][0])], record
     page.context.close()
+
+
+def test_leave_and_end_in_the_lobby(base: str, browser: Browser) -> None:
+    # Before the start a seated friend may leave (the seat is open again) and
+    # the host may end a table that will never start.
+    host_context, friend_context = tb.new_context(browser), tb.new_context(browser)
+    try:
+        host = host_context.new_page()
+        table = tb.create_table(host, base, "Lou", ["human", "random", "random"])
+        friend = friend_context.new_page()
+        friend.goto(f"{base}/t/{table}")
+        friend.fill("#join-name", "Max")
+        friend.click("#join-button")
+        host.locator("#lobby-seats li[data-seat='1']", has_text="Max").wait_for()
+        assert friend.locator("#lobby-end-button").is_hidden()
+        assert host.locator("#lobby-leave-button").is_hidden()
+        friend.on("dialog", lambda dialog: dialog.accept())
+        friend.click("#lobby-leave-button")
+        host.locator("#lobby-seats li[data-seat='1']", has_text="open seat").wait_for()
+        friend.locator("#lobby-leave-button").wait_for(state="hidden")  # a watcher now
+        host.on("dialog", lambda dialog: dialog.accept())
+        host.click("#lobby-end-button")
+        host.locator("#status", has_text="You ended this table").wait_for()
+        friend.locator("#status", has_text="The host ended this table").wait_for()
+    finally:
+        host_context.close()
+        friend_context.close()

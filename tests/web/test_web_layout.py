@@ -96,3 +96,26 @@ def test_the_bid_area_keeps_room_for_the_biggest_hand(base: str, browser: Browse
         assert heights["area"] >= 2 * heights["button"]
     finally:
         context.close()
+
+
+OVERLAPS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const trump = document.querySelector('#trump-card');
+  if (!trump) return null;
+  return [...document.querySelectorAll('#players .seat')]
+    .filter((s) => meets(box(trump), box(s))).map((s) => s.dataset.seat);
+}"""
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_the_turned_trump_is_never_under_a_seat_on_a_phone(base: str, browser: Browser, players: int) -> None:
+    context = tb.new_context(browser, {"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        tb.create_table(page, base, "Pia", ["random"] * (players - 1), hand_sizes="3")
+        tb.start(page)
+        page.locator("#trump-card").wait_for()
+        assert page.evaluate(OVERLAPS) == [], players
+    finally:
+        context.close()

@@ -457,7 +457,7 @@ def test_the_dealer_picked_is_the_rules_dealer(client: TestClient) -> None:
 def test_the_title_says_the_changed_rules_in_words(client: TestClient) -> None:
     made = create(client, preset="pagat", options={"hand-sizes": "3,2", "hook": "no"}, first_dealer=0)
     title = sheet(client, made)["title"]
-    assert title == "pagat rules, 4 players: hands of 3 and 2 cards, no hook"
+    assert title == "Pagat's rules, 4 players: hands of 3 and 2 cards, no hook"
     assert "hand-sizes" not in title and "first-dealer" not in title
 
 

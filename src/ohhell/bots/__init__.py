@@ -20,6 +20,8 @@ from .base import (
     UnknownBotError,
     bot_names,
     get_bot,
+    level_fits,
+    level_refusal,
     opponent_levels,
     play_match,
     play_out,
@@ -28,9 +30,14 @@ from .base import (
 
 register_bot("ppo", "ohhell.bots.ppo:PpoBot", opponent=False)
 # The learned bot needs NumPy too; where it is installed (the web server's
-# extra brings it) the bot is offered as company.
+# extra brings it) the bot is offered as company, at the one table it was
+# trained and measured at (4 players of Pagat's rules: docs/training.md; at
+# other tables it measured 0.6 to 1.6 points a deal below intermediate).
 register_bot(
-    "learned", "ohhell.bots.learned:LearnedBot", opponent=importlib.util.find_spec("numpy") is not None
+    "learned",
+    "ohhell.bots.learned:LearnedBot",
+    opponent=importlib.util.find_spec("numpy") is not None,
+    trained_for=("pagat", 4),
 )
 
 __all__ = [
@@ -42,6 +49,8 @@ __all__ = [
     "UnknownBotError",
     "bot_names",
     "get_bot",
+    "level_fits",
+    "level_refusal",
     "opponent_levels",
     "play_match",
     "play_out",

@@ -17,12 +17,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
 from .. import (
+    PRESET_TITLES,
     Action,
     GameState,
     IllegalActionError,
     Match,
     Observation,
     Rules,
+    make_rules,
     new_game,
 )
 
@@ -70,17 +72,28 @@ ENTRY_POINT_GROUP: Final = "ohhell.bots"
 # Bots added at run time: by register_bot, or found under the entry-point group.
 _added: dict[str, str | Callable[..., Bot]] = {}
 _opponents: dict[str, bool] = {}
+# Where a registered level is offered: the rules it was made and measured for
+# (preset, players), offered at exactly those rules; absent: at every table.
+_trained_for: dict[str, tuple[str, int]] = {}
 _entry_points_read = False
 
 
-def register_bot(name: str, factory: str | Callable[..., Bot], *, opponent: bool = True) -> None:
+def register_bot(
+    name: str,
+    factory: str | Callable[..., Bot],
+    *,
+    opponent: bool = True,
+    trained_for: tuple[str, int] | None = None,
+) -> None:
     """Make a bot known by ``name`` to ``get_bot``, tournaments and the servers.
 
     ``factory`` is a callable that takes the bot's options as keywords and
     returns a bot, or its ``"module:attribute"`` path (imported when first
     asked for). With ``opponent`` the bot is offered as a level to play
-    against (``ohhell play``, ``ohhell serve``). A package can do the same
-    without code, with an entry point in the ``ohhell.bots`` group::
+    against (``ohhell play``, ``ohhell serve``); ``trained_for`` (a preset
+    and a number of players) offers it only at exactly those rules, for a bot
+    made and measured there alone. A package can do the same without code,
+    with an entry point in the ``ohhell.bots`` group::
 
         [project.entry-points."ohhell.bots"]
         mybot = "mypkg.bot:MyBot"
@@ -90,6 +103,10 @@ def register_bot(name: str, factory: str | Callable[..., Bot], *, opponent: bool
         raise ValueError(f"{name!r} cannot name a bot: it is empty, holds ':' or ',', or is built in")
     _added[key] = factory
     _opponents[key] = opponent
+    if trained_for is None:
+        _trained_for.pop(key, None)
+    else:
+        _trained_for[key] = trained_for
 
 
 def _read_entry_points() -> None:
@@ -110,10 +127,44 @@ def bot_names() -> tuple[str, ...]:
     return BOT_NAMES + tuple(_added)
 
 
-def opponent_levels() -> tuple[str, ...]:
-    """The levels offered to people: the built-in ones, then registered bots."""
+def opponent_levels(rules: Rules | None = None) -> tuple[str, ...]:
+    """The levels offered to people: the built-in ones, then registered bots;
+    with ``rules``, only those offered at a table of those rules (a bot
+    trained for one rule set alone is not offered elsewhere)."""
     _read_entry_points()
-    return OPPONENT_LEVELS + tuple(k for k in _added if _opponents.get(k))
+    levels = OPPONENT_LEVELS + tuple(k for k in _added if _opponents.get(k))
+    if rules is None:
+        return levels
+    return tuple(k for k in levels if level_fits(k, rules))
+
+
+def level_fits(level: str, rules: Rules) -> bool:
+    """Is ``level`` offered at a table of ``rules``? Every level is, except
+    one registered ``trained_for`` other rules."""
+    trained = _trained_for.get(level)
+    if trained is None:
+        return True
+    preset, players = trained
+    return rules == make_rules(preset, {"players": str(players)})
+
+
+def trained_for() -> dict[str, tuple[str, int]]:
+    """The levels offered at one rule set alone: level -> (preset, players)."""
+    _read_entry_points()
+    return dict(_trained_for)
+
+
+def level_refusal(level: str, rules: Rules) -> str | None:
+    """Why ``level`` is not offered at a table of ``rules``, in plain words
+    (None when it is, or when it is not a level at all)."""
+    trained = _trained_for.get(level)
+    if trained is None or level_fits(level, rules):
+        return None
+    preset, players = trained
+    return (
+        f"the {level} bot was trained only for {PRESET_TITLES.get(preset, preset)} with {players} players "
+        "and no other options: choose another level for this table"
+    )
 
 
 def _load(path: str) -> Callable[..., Bot]:

@@ -3,7 +3,7 @@
 The expert values a bid by playing each sampled world out with the greedy
 policy of ``fastdeal`` in every seat, itself included, while its real card
 play is a search and its opponents are not that policy. A small logistic
-model, fitted on the expert's own games (``bench/bid_calibration.py``, which
+model, fitted on the expert's own games (``bench/experiments/bid_calibration.py``, which
 writes ``data/bid_calibration.json``), maps the playouts' share of made bids
 to the share the expert actually makes: the playouts are overconfident at
 both ends. The expert uses it with ``calibrate=1``.

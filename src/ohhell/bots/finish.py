@@ -14,7 +14,7 @@ The chances come from ``data/finish.json``: for each number of tricks
 left to play (1 to 10, longer hands read 10) and each gap between the
 greedy finish's tricks and the bid (-3 to +3; a finish further off
 does not make it), the share of such finishes in which the seat made its bid.
-``bench/finish_model.py`` counts them in the expert's self-play and writes
+``bench/experiments/finish_model.py`` counts them in the expert's self-play and writes
 the file.
 """
 

@@ -15,7 +15,7 @@ far. Another seat's node then depends on its cards and is mostly new, so
 the others play much as the random rollout does. ``nodes="seat"`` builds
 the tree that way (OpenSpiel's search with a fair world sampler); the
 default ``nodes="shared"`` keeps one node for every world. OpenSpiel's own
-``oh_hell`` also draws its worlds unfairly (bench/openspiel_resampler.py):
+``oh_hell`` also draws its worlds unfairly (bench/experiments/openspiel_resampler.py):
 the other hands always hold exactly the cards they really hold, so its
 ISMCTS knows which cards are undealt. Ours never does.
 

@@ -13,7 +13,7 @@ saw when the card was played (the trick so far, trump, the cards gone, the
 seat's bid and tricks taken, the tricks left). So for one past card each
 candidate's score is the same in every world, and a world changes only
 which legal cards the seat had to choose from. ``w`` is fitted to the
-expert's own play by ``bench/play_model.py`` and shipped in
+expert's own play by ``bench/experiments/play_model.py`` and shipped in
 ``data/play_model.json``.
 
 Only the standard library: the weights are a few dozen numbers in JSON.

@@ -1,10 +1,14 @@
 """``python -m ohhell.learn``: clone a bot, then train by PPO on the batched simulator.
 
-    python -m ohhell.learn --out learned.npz --clone-deals 24000 --minutes 60 --seed 1
+    python -m ohhell.learn --out learned.npz --clone-deals 24000 --iterations 100 --seed 1
 
 Writes the policy file the ``learned`` bot plays (``--out``) and, beside it,
 a PyTorch checkpoint (``.pt``) to go on from (``--resume``). The file's meta
 holds this command, the seed, the training time and the machine's cores.
+``--record-out`` only records the teacher's decisions (for ``--clone-data``).
+PPO runs ``--iterations`` iterations; ``--minutes`` only caps the wall clock,
+so a run with a fixed number of iterations is the same on any machine
+(``python -m ohhell.learn.rebuild`` rebuilds the shipped file that way).
 """
 
 from __future__ import annotations
@@ -69,14 +73,23 @@ def _arenas(args: argparse.Namespace, net: PolicyValueNet, past: list[PolicyValu
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m ohhell.learn", description=__doc__.split("\n")[0])
     p.add_argument("--preset", default="pagat")
-    p.add_argument("--out", type=Path, required=True, help="the policy file to write (.npz)")
+    p.add_argument("--out", type=Path, help="the policy file to write (.npz); needed unless --record-out")
     p.add_argument("--resume", type=Path, help="a .pt checkpoint to go on from (skips cloning)")
     p.add_argument("--clone-deals", type=int, default=0, help="deals of the teacher to clone first (0: none)")
     p.add_argument("--clone-data", type=Path, help="decisions recorded before (.npz of obs, mask, action)")
+    p.add_argument(
+        "--record-out",
+        type=Path,
+        help="record --clone-deals deals of the teacher into this .npz (for --clone-data) and stop",
+    )
     p.add_argument("--clone-epochs", type=int, default=4)
     p.add_argument("--teacher", default="intermediate")
-    p.add_argument("--minutes", type=float, default=10.0, help="PPO training time (0: clone only)")
-    p.add_argument("--iterations", type=int, default=1_000_000)
+    p.add_argument(
+        "--minutes", type=float, default=0.0, help="a wall-clock cap on PPO, in minutes (0: no cap)"
+    )
+    p.add_argument(
+        "--iterations", type=int, default=0, help="PPO iterations after the value warm-up (0: none)"
+    )
     p.add_argument("--value-warmup", type=int, default=5, help="iterations training the value alone first")
     p.add_argument("--games", type=int, default=2048)
     p.add_argument("--league-games", type=int, default=512)
@@ -99,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     p.add_argument("--jobs", type=int, default=1, help="processes recording the teacher")
     args = p.parse_args(argv)
+    if args.record_out is not None:
+        return _record_only(args)
+    if args.out is None:
+        p.error("--out is needed: the policy file to write (.npz)")
     if args.threads:
         torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -108,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     log = print
     clone_info: dict[str, Any] = {}
     if args.resume:
-        saved = torch.load(args.resume, weights_only=False)
+        # Onto the CPU first: a checkpoint written on a GPU loads on a machine without one.
+        saved = torch.load(args.resume, weights_only=False, map_location="cpu")
         net = from_state(saved["net"])
         # The file's meta tells the whole story: what this run went on from.
         clone_info = {"resumed": str(args.resume), "before": saved.get("meta", {})}
@@ -196,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             on_iteration=on_iteration,
         )
-    if args.minutes > 0:
+    if args.iterations > 0:
         train(
             net,
             arenas,
@@ -204,11 +222,33 @@ def main(argv: list[str] | None = None) -> int:
             cfg,
             device=args.device,
             seed=args.seed,
-            seconds=args.minutes * 60,
+            seconds=args.minutes * 60 if args.minutes > 0 else None,
             on_iteration=on_iteration,
         )
     save({})
     log(json.dumps({"out": str(args.out), "seconds": round(time.perf_counter() - start)}))
+    return 0
+
+
+def _record_only(args: argparse.Namespace) -> int:
+    """``--record-out``: the teacher's decisions over ``--clone-deals`` deals,
+    saved for ``--clone-data`` (each deal is seeded alone, so the first N
+    deals of a recording are those of a recording of N deals, whatever
+    ``--jobs``)."""
+    if args.clone_deals <= 0:
+        raise SystemExit("--record-out needs --clone-deals: how many deals of the teacher to record")
+    t = time.perf_counter()
+    data = record(PRESETS[args.preset], args.teacher, args.clone_deals, seed=args.seed, jobs=args.jobs)
+    np.savez(args.record_out, obs=data.obs, mask=data.mask, action=data.action)
+    print(
+        json.dumps(
+            {
+                "out": str(args.record_out),
+                "decisions": len(data.action),
+                "seconds": round(time.perf_counter() - t),
+            }
+        )
+    )
     return 0
 
 

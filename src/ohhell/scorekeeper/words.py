@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import PRESETS, Bidding, Deck, FirstLead, Rules, Scoring, TieBreak, TrumpMode
+from .. import PRESET_TITLES, PRESETS, Bidding, Deck, FirstLead, Rules, Scoring, TieBreak, TrumpMode
 from ..describe import plural, suit_word
 
 _SCHEDULE = ("sequence", "start-cards", "fixed-hands", "hand-sizes")
@@ -97,10 +97,11 @@ def _phrase(key: str, rules: Rules, names: Sequence[str] | None) -> str:
 
 
 def sheet_title(rules: Rules, names: Sequence[str] | None = None) -> str:
-    """``pagat rules, 4 players``, or with what the game changes in words.
+    """``Pagat's rules, 4 players``, or with what the game changes in words
+    (the preset by the name people know it by, as the home page says it).
 
     >>> sheet_title(PRESETS["pagat"].replace(hand_sizes=(3, 2), hook=False))
-    'pagat rules, 4 players: hands of 3 and 2 cards, no hook'
+    "Pagat's rules, 4 players: hands of 3 and 2 cards, no hook"
     """
 
     def changes(preset: str) -> list[str]:
@@ -115,4 +116,4 @@ def sheet_title(rules: Rules, names: Sequence[str] | None = None) -> str:
         phrases.append(_trump_phrase(rules))
     phrases += [_phrase(k, rules, names) for k in changed if k not in _SCHEDULE and k not in _TRUMP]
     words = f": {', '.join(phrases)}" if phrases else ""
-    return f"{preset} rules, {rules.players} players{words}"
+    return f"{PRESET_TITLES.get(preset, preset)}, {rules.players} players{words}"

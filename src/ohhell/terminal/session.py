@@ -81,7 +81,7 @@ from .. import (
     settling_play,
     tricks_left,
 )
-from ..bots import Bot, IllegalBotActionError, get_bot, opponent_levels
+from ..bots import Bot, IllegalBotActionError, get_bot, level_refusal, opponent_levels
 from ..bots.claims import accepts_claim
 from ..describe import BOT_SEAT_NAMES
 
@@ -233,6 +233,9 @@ class Session:
         for kind in kinds:
             if kind != HUMAN and kind not in opponent_levels():
                 raise SessionError(f"unknown bot level {kind!r}; levels are {', '.join(opponent_levels())}")
+            why = level_refusal(kind, rules) if kind != HUMAN else None
+            if why:
+                raise SessionError(why)
         self.rules = rules
         self.names: tuple[str, ...] = tuple(names)
         self.kinds: tuple[str, ...] = tuple(kinds)

@@ -38,7 +38,7 @@ from .. import (
     observe,
 )
 from ..analysis import Budget
-from ..bots import opponent_levels
+from ..bots import level_refusal, opponent_levels
 from .chat import parse_mutes
 from .cluster import Cluster
 from .connection import QUEUE_LIMIT
@@ -297,6 +297,9 @@ class Server:
         if level not in opponent_levels():
             raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
         rules = make_rules(preset)
+        why = level_refusal(level, rules)
+        if why:
+            raise TableError(why)
         # Not "You": the page marks a person's own seat "you" already ("You you").
         name = _name(data, "Player 1")
         kinds = [HUMAN] + [level] * (rules.players - 1)

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 
 from .. import CHANGE_GRACE, Rules
-from ..bots import opponent_levels
+from ..bots import level_refusal, opponent_levels
 from .cluster import Cluster
 from .lobby import Lobby
 from .relay import Relay
@@ -259,6 +259,9 @@ class Hub:
             elif kind == HUMAN:
                 rows.append(SeatRow(seat, None, OPEN, None, None))
             elif kind in opponent_levels():
+                why = level_refusal(kind, rules)
+                if why:
+                    raise TableError(f"seat {seat + 1}: {why}", field="seats")
                 rows.append(SeatRow(seat, bot_name(seat, kind), BOT, kind, None))
             else:
                 raise TableError(
@@ -307,6 +310,9 @@ class Hub:
                 raise TableError("the match has started", status=409)
             if level not in opponent_levels():
                 raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
+            why = level_refusal(level, table.rules)
+            if why:
+                raise TableError(why)
             for s in table.seats:
                 if s.kind == OPEN:
                     s.name, s.kind, s.level = bot_name(s.seat, level), BOT, level

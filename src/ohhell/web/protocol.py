@@ -236,8 +236,15 @@ def options_json() -> Json:
     loop each time); the levels are read each time, since bots can be
     registered while the program runs."""
     from ..bots import opponent_levels
+    from ..bots.base import trained_for
 
-    return {**copy.deepcopy(_options()), "levels": list(opponent_levels()), "default_preset": DEFAULT_PRESET}
+    return {
+        **copy.deepcopy(_options()),
+        "levels": list(opponent_levels()),
+        # A level made for one rule set alone: the form offers it only there.
+        "level_rules": {k: {"preset": p, "players": n} for k, (p, n) in trained_for().items()},
+        "default_preset": DEFAULT_PRESET,
+    }
 
 
 @functools.cache

@@ -8,20 +8,21 @@
 //   #claim-button                 opens the claim panel (your cards in play)
 //   #claim                        the panel: button[data-tricks] to claim, .cancel
 //   #claim .accept, #claim .refuse   answer another player's claim
-//   #claim .shown .card           the claimer's cards, laid down
+//   #claim .shown .mini           the claimer's cards, laid down (title: the card's name)
 
 import { $, cardSpan, el, fill } from "/static/common.js";
 
 /**
  * The claim panel. `ctx` gives the page's state and tools: send(message),
- * seat(), obs(), render(), showMessage(text, kind, ms), announce(text),
- * log(text).
+ * seat(), obs(), seats() (the table's public seats, for which are bots), ended(),
+ * render(), showMessage(text, kind, ms), announce(text), log(text).
  */
 export function createClaims(ctx) {
   let open = false; // the panel to make a claim is open
   let asking = null; // the claim being asked: {seat, tricks, left, cards, waiting, ms}, and .at (ms)
   let made = []; // this hand's accepted claims: [{seat, tricks}]
   let triedHand = null; // the hand of my last claim: one claim a hand (the server says so too)
+  let shownFor = null; // the claim or panel last brought into view (scrolled to once, not on every render)
 
   const name = (s) => (s === ctx.seat() ? "You" : ctx.obs().names[s]);
   const tricks = (n) => `${n} trick${n === 1 ? "" : "s"}`;
@@ -84,7 +85,7 @@ export function createClaims(ctx) {
 
   function canClaim() {
     const o = ctx.obs();
-    return ctx.seat() !== null && o && o.phase === "play" && !o.devils_bridge && left() > 0
+    return ctx.seat() !== null && o && o.phase === "play" && !ctx.ended() && !o.devils_bridge && left() > 0
       && o.hand_counts[ctx.seat()] > 0 && !made.length && !asking && triedHand !== o.hand_number;
   }
 
@@ -121,10 +122,12 @@ export function createClaims(ctx) {
             " s to answer; no answer refuses."))
           : el("p", { class: "muted" }, `Waiting for ${waiting} to answer (`,
             el("span", { id: "claim-seconds" }, String(seconds)), " s)."));
+      bringIntoView(box, `asked:${asking.seat}:${asking.tricks}:${asking.left}`, mustAnswer);
       return;
     }
     if (!open || !canClaim()) {
       open = false;
+      shownFor = null;
       box.hidden = true;
       fill(box);
       return;
@@ -138,10 +141,50 @@ export function createClaims(ctx) {
     }
     box.hidden = false;
     fill(box, el("h2", {}, "Claim the rest"),
-      el("p", {}, `How many of the ${tricks(n)} left will you take? If your cards make it certain it is `
-        + "accepted at once; otherwise the others see your cards and answer."),
+      el("p", {}, `How many of the ${tricks(n)} left will you take? ${howAnswered()} `
+        + "You may claim once a hand."),
       el("div", { class: "bid-row" }, choices),
-      el("button", { type: "button", class: "cancel", onclick: () => { open = false; ctx.render(); } }, "Cancel"));
+      el("button", { type: "button", class: "cancel", onclick: () => close(true) }, "Cancel"));
+    bringIntoView(box, `panel:${ctx.obs().hand_number}`, true);
+  }
+
+  /**
+   * Who answers a claim the cards do not make certain, as the server asks it:
+   * bots (and people a bot plays for) first, each from its own cards, then people.
+   */
+  function howAnswered() {
+    const seats = (ctx.seats() || []).filter((s) => s.seat !== ctx.seat());
+    const bots = seats.filter((s) => s.kind === "bot" || s.away).length;
+    const certain = "If your cards make it certain, it is accepted at once.";
+    if (!bots) return `${certain} Otherwise the others see your cards and answer.`;
+    const check = "Otherwise the bots check it against their own cards and refuse it unless they are sure";
+    if (bots === seats.length) return `${certain} ${check}.`;
+    return `${certain} ${check}; then the others see your cards and answer.`;
+  }
+
+  /**
+   * Scroll the panel into view once when it opens or a claim is put (on a
+   * phone it sits below the fold), and move the focus into it when the player
+   * opened it or must answer.
+   */
+  function bringIntoView(box, key, focus) {
+    if (shownFor === key) return;
+    shownFor = key;
+    box.scrollIntoView({ block: "nearest" });
+    if (focus) {
+      const first = box.querySelector("button");
+      if (first) first.focus({ preventScroll: true });
+    }
+  }
+
+  /** Close the panel to make a claim (Cancel or Escape); the focus goes back to its button. */
+  function close(refocus) {
+    if (!open) return false;
+    open = false;
+    ctx.render();
+    const button = $("#claim-button");
+    if (refocus && button && !button.hidden) button.focus({ preventScroll: true });
+    return true;
   }
 
   /** Count the answer's seconds down between the server's messages. */
@@ -153,9 +196,13 @@ export function createClaims(ctx) {
   }
 
   function toggle() {
-    open = !open && canClaim();
+    if (open) {
+      close(true);
+      return;
+    }
+    open = canClaim();
     ctx.render();
   }
 
-  return { handle, fromState, render, tick, toggle, mineMade };
+  return { handle, fromState, render, tick, toggle, close, mineMade, canClaim };
 }

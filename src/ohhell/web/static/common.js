@@ -23,7 +23,7 @@ export function el(tag, attrs = {}, ...children) {
       node.setAttribute(key, value === true ? "" : String(value));
     }
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -33,7 +33,7 @@ export function el(tag, attrs = {}, ...children) {
 /** Replace every child of `node` (text is always inserted as text, never as HTML). */
 export function fill(node, ...children) {
   node.replaceChildren();
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

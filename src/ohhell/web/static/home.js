@@ -125,6 +125,7 @@ function showApplying() {
     const when = Object.entries(option.shown_when || {});
     row.hidden = !when.every(([other, values]) => values.includes(valueOf(other)));
   }
+  offerLevels(); // every change of the rules may change where a level is offered
 }
 
 /** The first dealer is one of the table's seats (or drawn): no seat beyond them is offered. */
@@ -173,6 +174,30 @@ function drawSeats(event) {
   fill(list, rows);
   updateMine();
   limitDealers();
+  offerLevels();
+}
+
+/**
+ * A level made for one rule set alone (the server's `level_rules`) is offered
+ * in the seats only while the form asks for exactly those rules; a seat that
+ * had it goes back to the default level when the rules change.
+ */
+function offerLevels() {
+  const only = OPTIONS.level_rules || {};
+  if (!Object.keys(only).length || !$("#nt-seat-list")) return;
+  const changed = Object.keys(changedOptions()).filter((k) => k !== "players");
+  const fits = (level) => {
+    const want = only[level];
+    return !want || (chosenPreset() === want.preset && Number($("#nt-players").value) === want.players
+      && !changed.length);
+  };
+  for (const select of document.querySelectorAll("#nt-seat-list select")) {
+    for (const option of select.options) {
+      if (option.value in only) option.hidden = option.disabled = !fits(option.value);
+    }
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = DEFAULT_LEVEL;
+    if (select.dataset.before in only && !fits(select.dataset.before)) select.dataset.before = DEFAULT_LEVEL;
+  }
 }
 
 /** The host's own seat has no kind to choose: its select just says "you". */

@@ -45,7 +45,7 @@
 import {
   $, api, cardElement, cardSpan, cardWords, clearMessage, el, fill, getToken, goToTable, groupHand, keepName, storedName,
   playerColour, scoreChart, scoreSheet, seatPosition, setSeat, setToken, showMessage, standingsTable,
-  suitSpan, suitWords, typingInField,
+  SUIT_NAME, suitSpan, suitWords, typingInField,
 } from "/static/common.js";
 import { createChat } from "/static/chat.js";
 import { createClaims } from "/static/claim.js";
@@ -72,6 +72,7 @@ const S = {
   joinedAt: new Map(), // seat -> when its person was seen joining (ms), for the notices
   toldVersion: -1, // the last state read out (#announce) and sounded: a resend is not told again
   removed: false, // the host removed this page's player: the welcome that follows says no more
+  toldHand: null, // the hand whose start was last told to screen readers ("Hand 2 of 19: ...")
   lastTrick: null, // {plays: [[seat, card]], winner, hand}
   finishedUntil: 0, // show the last trick of a hand until this time (ms), into the next hand
   showLast: false, // "l": the last trick is shown in the middle
@@ -132,12 +133,15 @@ function wireControls() {
     render();
   });
   S.claims = createClaims({
-    send, seat: () => S.seat, obs: () => S.obs, render, showMessage, announce,
+    send, seat: () => S.seat, obs: () => S.obs, seats: () => S.table && S.table.seats.map((s) => seatInfo(s.seat)), ended,
+    render, showMessage, announce,
     log: (text) => $("#log").append(el("li", {}, el("em", {}, text))),
   });
   $("#claim-button").addEventListener("click", () => S.claims.toggle());
   $("#leave-button").addEventListener("click", leaveTable);
   $("#end-button").addEventListener("click", endTable);
+  $("#lobby-leave-button").addEventListener("click", leaveTable);
+  $("#lobby-end-button").addEventListener("click", endTable);
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", () => {
     fitHand();
@@ -316,6 +320,8 @@ function tellState(prev, obs, last) {
     S.sound.play(w === S.seat ? "won" : "trick");
   }
   if (prev && obs.results.length > prev.results.length && S.notice) words.push(S.notice.text);
+  const opening = handOpening(obs);
+  if (opening) words.push(opening);
   const verb = TURN_VERB[obs.phase];
   const turn = obs.turn || [];
   const before = prev && prev.phase === obs.phase ? JSON.stringify(prev.turn || []) : null;
@@ -328,6 +334,24 @@ function tellState(prev, obs, last) {
     }
   }
   announce(words.join(" "));
+}
+
+/**
+ * A new hand in words for a screen reader, said once as it is dealt:
+ * "Hand 2 of 19: 9 cards, Bruno deals, trump clubs."
+ */
+function handOpening(obs) {
+  if (!["bid", "trump", "play"].includes(obs.phase) || (S.table && S.table.status !== "playing")) return "";
+  const key = `${obs.hand_number}:${obs.extra_hand}`;
+  if (S.toldHand === key) return "";
+  S.toldHand = key;
+  const cards = `${obs.hand_size} card${obs.hand_size === 1 ? "" : "s"}`;
+  const dealer = obs.dealer === S.seat ? "you deal" : `${obs.names[obs.dealer]} deals`;
+  let trump = "no trump";
+  if (obs.trump) trump = `trump ${SUIT_NAME[obs.trump]}`;
+  else if (!obs.trump_decided) trump = "trump to be named";
+  const number = obs.extra_hand ? "Tie-break hand" : `Hand ${obs.hand_number + 1} of ${obs.hands_total}`;
+  return `${number}: ${cards}, ${dealer}, ${trump}.`;
 }
 
 /**
@@ -464,9 +488,12 @@ const legal = () => (S.obs && S.obs.legal) || [];
 const legalKey = () => JSON.stringify(legal());
 const seatName = (s) => s.name || `Seat ${s.seat + 1}`;
 
+/** Did the host end this table? Then nothing is left to do but download or go home. */
+const ended = () => Boolean(S.table && S.table.status === "ended");
+
 /** "bid" | "change" | "trump" | "play" | null: what the legal actions ask of me. */
 function mode() {
-  if (S.table && S.table.status === "ended") return null; // the host ended the table: nothing more to do
+  if (ended()) return null; // the host ended the table: nothing more to do
   if (S.claims && S.claims.mineMade()) return null; // your claim: the server plays your cards
   const kinds = new Set(legal().map((a) => a.kind));
   if (kinds.has("play")) return "play";
@@ -504,6 +531,7 @@ function playCard(code) {
   const action = findLegal("play", (a) => a.card === code);
   if (action) act(action);
   else if (mode() === "play") act({ kind: "play", card: code });
+  else if (ended()) showMessage("The table has ended: there is nothing more to play.", "info", 2500);
   else showMessage("You cannot play a card now: wait for your turn.", "info", 2500);
 }
 
@@ -698,7 +726,13 @@ function onKey(event) {
     toggleScores();
   } else if ((key === "k" || key === "K") && m === "change") {
     keepBid();
+  } else if ((key === "r" || key === "R") && S.claims.canClaim()) {
+    S.claims.toggle(); // claim the rest
   } else if (key === "Escape") {
+    if (S.claims.close(true)) {
+      event.preventDefault();
+      return;
+    }
     S.showLast = false;
     if (S.hint) S.hint.hidden = true;
     render();
@@ -774,12 +808,15 @@ function render() {
   renderStandings();
   renderRules();
   restoreFocus(focus);
-  $("#hint-button").hidden = S.seat === null || (S.obs && S.obs.phase === "over"); // hints are for players
+  $("#hint-button").hidden = S.seat === null || (S.obs && S.obs.phase === "over") || ended(); // hints are for players
   const myTurn = legal().length > 0 && !S.pending;
   document.body.classList.toggle("my-turn", myTurn);
   const seated = S.seat !== null && S.table && ["lobby", "playing"].includes(S.table.status);
   $("#leave-button").hidden = !seated || S.host;
   $("#end-button").hidden = !seated || !S.host;
+  // In the lobby too: a friend may leave before the start, the host may end a table that never starts.
+  $("#lobby-leave-button").hidden = !seated || S.host;
+  $("#lobby-end-button").hidden = !seated || !S.host;
   scheduleForcedCard();
   document.title = `${myTurn ? "● Your turn · " : ""}Oh Hell · ${tableTitle()}`;
 }
@@ -863,7 +900,7 @@ function statusLine() {
   }
   if (!t) return "Loading…";
   if (t.status === "ended") {
-    return el("span", {}, "The host ended this table. ",
+    return el("span", {}, S.host ? "You ended this table. " : "The host ended this table. ",
       el("a", { href: `/api/tables/${encodeURIComponent(TABLE)}/record`, download: "" }, "Download the record so far"),
       " · ", el("a", { href: "/" }, "Go home"));
   }
@@ -958,8 +995,16 @@ function renderLobby() {
 async function loadLevels() {
   try {
     const options = await api("GET", "/api/options");
-    fill($("#fill-level"), options.levels.map((l) => el("option", { value: l }, l)));
-    if (options.levels.includes("intermediate")) $("#fill-level").value = "intermediate";
+    // A level made for one rule set alone is offered only at a table of those rules (the server checks too).
+    const only = options.level_rules || {};
+    const fits = (l) => {
+      if (!only[l]) return true;
+      const preset = { ...(options.presets[only[l].preset] || {}), players: String(only[l].players) };
+      const rules = S.table.rules || {};
+      return Object.keys({ ...preset, ...rules }).every((k) => preset[k] === rules[k]);
+    };
+    fill($("#fill-level"), options.levels.filter(fits).map((l) => el("option", { value: l }, l)));
+    if (options.levels.filter(fits).includes("intermediate")) $("#fill-level").value = "intermediate";
   } catch (err) {
     showMessage(err.message);
   }
@@ -1006,6 +1051,7 @@ function renderPlayers() {
       S.chat.bubble(s)) : null));
   });
   fill($("#players"), panels, trumpIndicator(o));
+  settle($("#trump-card"));
 }
 
 /**
@@ -1170,7 +1216,37 @@ function trumpIndicator(o) {
   if (!o.trump_decided) face = el("span", { class: "trump-suit" }, "?");
   else if (o.turned) face = cardElement(o.turned, { label: `Trump: turned ${cardWords(o.turned)}` });
   else face = el("span", { class: "trump-suit" }, suitSpan(o.trump));
-  return el("div", { id: "trump-card", title: "Trump" }, el("span", { class: "label" }, o.trump || !o.trump_decided ? "Trump" : "No trump"), face);
+  return el("div", { id: "trump-card", title: "Trump", dataset: { corner: "tl" } },
+    el("span", { class: "label" }, o.trump || !o.trump_decided ? "Trump" : "No trump"), face);
+}
+
+// Places in the felt, in % of its size: the corners, then the middle of each side.
+const CORNERS = ["tl", "tr", "bl", "br", "ml", "mr"];
+
+/**
+ * Put `node` (the trump card, the last trick's label) in the first of the
+ * felt's corners where it covers no seat and nothing in `avoid`, measured on
+ * the page as laid out (seats move with the number of players and the
+ * screen: with 3 or 5 players the top corners are taken, with 6 on a phone
+ * every corner is, and the middle of a side is free). Where none is free,
+ * the place it covers least.
+ */
+function settle(node, avoid = []) {
+  if (!node || !node.isConnected) return;
+  const others = [...document.querySelectorAll("#players .seat"), ...avoid].map((e) => e.getBoundingClientRect());
+  const covered = () => {
+    const r = node.getBoundingClientRect();
+    return others.reduce((sum, o) => sum + Math.max(0, Math.min(r.right, o.right) - Math.max(r.left, o.left))
+      * Math.max(0, Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top)), 0);
+  };
+  let best = null;
+  for (const corner of CORNERS) {
+    node.dataset.corner = corner;
+    const area = covered();
+    if (area === 0) return;
+    if (!best || area < best.area) best = { corner, area };
+  }
+  node.dataset.corner = best.corner;
 }
 
 // --- the trick in the middle ---
@@ -1229,8 +1305,10 @@ function renderTrick() {
   S.trickCaption = caption;
   // The last trick of a hand lingers into the next one: say on the felt which it is.
   const label = kind === "finished" && last && last.hand !== o.hand_number
-    ? el("div", { class: "trick-label" }, `Last trick of hand ${last.hand + 1}`) : null;
+    ? el("div", { class: "trick-label", dataset: { corner: "bl" } }, `Last trick of hand ${last.hand + 1}`)
+    : null;
   fill(box, cards, label);
+  settle(label, [$("#trump-card"), ...box.querySelectorAll(".played")].filter(Boolean));
   $("#last-button").setAttribute("aria-pressed", String(kind === "last"));
 }
 
@@ -1359,7 +1437,8 @@ function renderHand() {
     box.closest("#hand-box").hidden = true;
     return;
   }
-  box.closest("#hand-box").hidden = o.phase === "over";
+  // Over, or ended by the host: nothing is left to play, so no hand is offered.
+  box.closest("#hand-box").hidden = o.phase === "over" || ended();
   if (o.devils_bridge && !o.hands[me]) {
     // R-DEVILS-BRIDGE: my own card is held to my forehead: a back I can play blind.
     const count = o.hand_counts[me];

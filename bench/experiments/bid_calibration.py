@@ -19,8 +19,8 @@ the rest vary the table (3 to 6 players, 3 to 12 cards, common and pagat).
 method with a small ridge), reports the log-loss and the made rates by bid
 on the deals held out (every fifth), and writes ``data/bid_calibration.json``.
 
-    python bench/bid_calibration.py collect --deals 2500 --jobs 2 --out calib.jsonl
-    python bench/bid_calibration.py fit calib.jsonl --write
+    python bench/experiments/bid_calibration.py collect --deals 2500 --jobs 2 --out calib.jsonl
+    python bench/experiments/bid_calibration.py fit calib.jsonl --write
 
 Deterministic from ``--seed`` with fixed budgets.
 """
@@ -36,11 +36,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from selfplay import collect_parser, varied_table, write_records
+
 from ohhell import Bid, Phase, Rules, apply, chance_action, new_game, observe, seats_to_ask
 from ohhell.bots.calibration import FEATURES, features
 from ohhell.bots.expert import ExpertBot
 from ohhell.bots.shipped import save_weights
-from selfplay import collect_parser, varied_table, write_records
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "bid_calibration.json"
 
@@ -177,8 +178,8 @@ def fit(args: argparse.Namespace) -> None:
     if args.write:
         final = _fit(xs, ys, args.ridge)  # the shipped weights use every deal
         trained_by = (
-            "python bench/bid_calibration.py collect --deals 2500 --jobs 2 "
-            "--out calib.jsonl && python bench/bid_calibration.py fit calib.jsonl --write"
+            "python bench/experiments/bid_calibration.py collect --deals 2500 --jobs 2 "
+            "--out calib.jsonl && python bench/experiments/bid_calibration.py fit calib.jsonl --write"
         )
         save_weights(WEIGHTS, FEATURES, final, len(rows), trained_by)
         print(f"wrote {WEIGHTS}", file=sys.stderr)

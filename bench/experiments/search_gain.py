@@ -12,8 +12,8 @@ seat, averaged over the seats (paired: the cards' luck cancels).
 - ``--bids greedy`` (default): every seat bids the hand's quick estimate, so
   only the card play differs; ``--bids own``: the bot also makes its bids.
 
-    python bench/search_gain.py --bot expert:simulations=320 --deals 150
-    python bench/search_gain.py --bot expert:worlds=80,simulations=320 --bids own --deals 150
+    python bench/experiments/search_gain.py --bot expert:simulations=320 --deals 150
+    python bench/experiments/search_gain.py --bot expert:worlds=80,simulations=320 --bids own --deals 150
 
 If a search does not gain here, where its model is nearly exact, it will
 not gain against stronger players either; if it gains here and not there,

@@ -12,8 +12,8 @@ method with a small ridge), reports the log-loss and how often the model's
 favourite was the card played, on the deals held out (every fifth) against
 a uniform pick, and with ``--write`` writes ``data/play_model.json``.
 
-    python bench/play_model.py collect --deals 400 --jobs 2 --seed 2 --out play.jsonl
-    python bench/play_model.py fit play.jsonl --write
+    python bench/experiments/play_model.py collect --deals 400 --jobs 2 --seed 2 --out play.jsonl
+    python bench/experiments/play_model.py fit play.jsonl --write
 
 Deterministic from ``--seed`` with fixed budgets.
 """
@@ -28,17 +28,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from selfplay import collect_parser, varied_table, write_records
+
 from ohhell import Phase, Play, Rules, apply, chance_action, new_game, observe, seats_to_ask
 from ohhell.bots.expert import ExpertBot
 from ohhell.bots.fastdeal import Layout, layout
 from ohhell.bots.playmodel import FEATURES, PlayContext, features, history
 from ohhell.bots.shipped import save_weights
-from selfplay import collect_parser, varied_table, write_records
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "play_model.json"
 TRAINED_BY = (
-    "python bench/play_model.py collect --deals 400 --jobs 2 --seed 2 --out play.jsonl"
-    " && python bench/play_model.py fit play.jsonl --write"
+    "python bench/experiments/play_model.py collect --deals 400 --jobs 2 --seed 2 --out play.jsonl"
+    " && python bench/experiments/play_model.py fit play.jsonl --write"
 )
 
 

@@ -39,9 +39,9 @@ OpenSpiel's search does not replay a deal the same way in another process
 figures move a little from run to run; the deals are the same from
 ``--seed``.
 
-    python bench/tells.py --deals 300 --jobs 2 --seed 1 --json --rows tells.json
-    python bench/tells.py --read tells.json     # the figures again from the records
-    python bench/tells.py --players 3 --size 10 --deals 150
+    python bench/experiments/tells.py --deals 300 --jobs 2 --seed 1 --json --rows tells.json
+    python bench/experiments/tells.py --read tells.json     # the figures again from the records
+    python bench/experiments/tells.py --players 3 --size 10 --deals 150
 """
 
 from __future__ import annotations
@@ -54,6 +54,9 @@ import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
+
+import _bench_path  # noqa: F401  (bench/ on the path: strength, openspiel_bridge)
+from play_model import fit_weights, losses
 
 from ohhell import Play, observe
 from ohhell.bots.expert import trick_estimator
@@ -71,7 +74,6 @@ from openspiel_bridge import (
     search_policy,
     seed_of,
 )
-from play_model import fit_weights, losses
 from strength import mean_ci
 
 Row = dict[str, Any]

@@ -12,7 +12,7 @@ share of the worlds the weights keep (1 when all weigh alike). For scale, a
 last row deals the worlds from the cards the hidden hands really hold: what
 knowing the undealt cards is worth, which no bot of ours may know.
 
-    python bench/inference.py --deals 40 --jobs 2 --seed 1
+    python bench/experiments/inference.py --deals 40 --jobs 2 --seed 1
 
 Deterministic from ``--seed``. Prints JSON, then a short table.
 """

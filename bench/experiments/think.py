@@ -21,8 +21,8 @@ the opponents; a large one says to measure it at the table
 (``strength.py``). Fixed budgets (``simulations=``) make every figure the
 same from the same ``--seed``, on any machine and under any load.
 
-    python bench/think.py --short 4000 --long 64000 --deals 40 --jobs 2
-    python bench/think.py --short 4000 --long 64000 --players 3 --hand-sizes 10 --preset pagat
+    python bench/experiments/think.py --short 4000 --long 64000 --deals 40 --jobs 2
+    python bench/experiments/think.py --short 4000 --long 64000 --players 3 --hand-sizes 10 --preset pagat
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
+
+import _bench_path  # noqa: F401  (bench/ on the path: strength, openspiel_bridge)
 
 from ohhell import (
     PRESETS,

@@ -16,8 +16,8 @@ tricks left (a prior worth ``--prior`` finishes). On the deals held out
 chances against the greedy finish's own verdict (made or not), and with ``--write`` it writes
 ``data/finish.json``.
 
-    python bench/finish_model.py collect --deals 600 --jobs 2 --seed 3 --out finish.jsonl
-    python bench/finish_model.py fit finish.jsonl --write
+    python bench/experiments/finish_model.py collect --deals 600 --jobs 2 --seed 3 --out finish.jsonl
+    python bench/experiments/finish_model.py fit finish.jsonl --write
 
 Deterministic from ``--seed`` with fixed budgets.
 """
@@ -32,17 +32,18 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from selfplay import collect_parser, varied_table, write_records
+
 from ohhell import Phase, Rules, apply, chance_action, new_game, observe, seats_to_ask
 from ohhell.bots.expert import ExpertBot
 from ohhell.bots.fastdeal import layout, playout, seen_slots, suit_index
 from ohhell.bots.finish import FEATURES, MOST_LEFT, WIDEST
 from ohhell.bots.shipped import save_weights
-from selfplay import collect_parser, varied_table, write_records
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "src" / "ohhell" / "bots" / "data" / "finish.json"
 TRAINED_BY = (
-    "python bench/finish_model.py collect --deals 600 --jobs 2 --seed 3 --out finish.jsonl"
-    " && python bench/finish_model.py fit finish.jsonl --write"
+    "python bench/experiments/finish_model.py collect --deals 600 --jobs 2 --seed 3 --out finish.jsonl"
+    " && python bench/experiments/finish_model.py fit finish.jsonl --write"
 )
 
 

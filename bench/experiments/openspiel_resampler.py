@@ -19,7 +19,7 @@ counts:
   lacks;
 - ``own_kept``: worlds that keep the seat's own hand (a sanity check).
 
-    python bench/openspiel_resampler.py [--deals 40] [--worlds 20] [--json]
+    python bench/experiments/openspiel_resampler.py [--deals 40] [--worlds 20] [--json]
 
 ``open-spiel`` 2.0.2 gives ``same_cards`` in every world: its ISMCTS knows
 which cards are undealt, which a player at the table never does (our bots
@@ -36,6 +36,7 @@ import os
 import random
 from typing import Any
 
+import _bench_path  # noqa: F401  (bench/ on the path: strength, openspiel_bridge)
 import pyspiel
 
 from ohhell import Bid, Deal, Observation, Play, apply, new_game, observe
