@@ -558,8 +558,12 @@ class LiveTable:
 
         The state changes only once the action is stored, so nothing that
         reads the table meanwhile (a new connection, a hint) can see an
-        action the database does not hold.
+        action the database does not hold. Nothing is stored once the match
+        stopped (the host ended it): an answer still on its way then is
+        dropped.
         """
+        if self.status != "playing":
+            raise TableError("the match is not being played", "turn")
         st = self.state
         version = self.version
         # R-DEVILS-BRIDGE: a blind play is stored with its real card, as the log holds it.
@@ -702,6 +706,8 @@ class LiveTable:
             # thread, so the other tables' events go on meanwhile.
             action = await asyncio.to_thread(self._bot(seat).choose, obs, random.Random(seed))
         async with self.lock:
+            if self.status != "playing":
+                return  # the host ended the table while the bot thought: its answer is dropped
             if self.version != version or action not in self.match.legal(seat):
                 return  # the table moved on while the bot thought: ask again
             if not self.bot_plays(seat):
