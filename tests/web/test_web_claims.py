@@ -17,7 +17,7 @@ from typing import Any
 from starlette.testclient import TestClient
 from web_support import Json, Player, connect, join, make_app
 
-from ohhell import Phase, Play, claim_holds, claim_possible, loads, tricks_left
+from ohhell import Phase, Play, claim_possible, line_holds, loads, tricks_left
 
 
 def serve(db: Path) -> TestClient:
@@ -87,8 +87,8 @@ def test_a_certain_claim_of_every_trick_left_settles_the_hand_and_the_record_kee
         with connect(client, table, token) as ann:
             bid_until_play(client, table, [ann])
             assert tricks_left(server.state) == 1 and server.state.to_act == 0
-            certain = 1 if claim_holds(server.state, 0, 1) else 0
-            assert not claim_holds(server.state, 0, 1 - certain)
+            certain = 1 if line_holds(server.state, 0, 1) else 0
+            assert not line_holds(server.state, 0, 1 - certain)
             version = server.version
             ann.send({"type": "claim", "tricks": certain})
             yes = told(ann, "accepted")
@@ -102,7 +102,7 @@ def test_a_certain_claim_of_every_trick_left_settles_the_hand_and_the_record_kee
             # a second claim in the same hand is refused (one claim a hand).
             bid_until_play(client, table, [ann])
             assert server.state.hand_number == 1 and server.state.to_act == 0
-            wrong = 0 if claim_holds(server.state, 0, 1) else 1
+            wrong = 0 if line_holds(server.state, 0, 1) else 1
             version = server.version
             ann.send({"type": "claim", "tricks": wrong})
             no = told(ann, "refused")
@@ -150,7 +150,7 @@ def open_claim_table(client: TestClient) -> tuple[str, list[str], int]:
             bid_until_play(client, table, [a, b, c])
         st = server.state
         for k in range(3):
-            if st.to_act == 0 and not claim_holds(st, 0, k) and claim_possible(st, 0, k):
+            if st.to_act == 0 and not line_holds(st, 0, k) and claim_possible(st, 0, k):
                 return table, tokens, k
     raise AssertionError("no deal in 40 gave the host an uncertain claim")
 
@@ -226,7 +226,7 @@ def test_a_certain_claim_of_fewer_tricks_plays_the_claimers_cards_even_after_a_r
                 bid_until_play(client, table, [ann])
                 if server.state.to_act != 0:
                     continue
-                sure = [k for k in range(3) if claim_holds(server.state, 0, k)]  # fewer than all 3
+                sure = [k for k in range(3) if line_holds(server.state, 0, k)]  # fewer than all 3
                 if not sure:
                     continue
                 k = sure[0]

@@ -690,8 +690,9 @@ class LiveTable:
         claim = self.claims.of_hand(seat)
         action: Action
         if claim is not None:
-            # The seat's certain claim: its cards are played so the claim comes true.
-            action = await asyncio.to_thread(settling_play, self.state.clone(), claim)
+            # The seat's certain claim: its cards are played so the claim comes
+            # true, by the claimer's line, from their own view (no search).
+            action = settling_play(self.state, claim)
         elif level in SEARCHING:
             # A search takes the server's --think seconds: away from the loop.
             # Its turn at the workers is its people's address's (thinking.py).
