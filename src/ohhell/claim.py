@@ -48,10 +48,9 @@ happens; seat 1, with the two lowest hearts, takes none.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
-
-from collections.abc import Sequence
 
 from .actions import Play
 from .cards import Card, Suit

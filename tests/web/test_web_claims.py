@@ -270,3 +270,23 @@ def test_a_claim_being_asked_is_off_when_the_host_ends_the_table(tmp_path: Path)
             b.send({"type": "answer", "accept": True})
             assert "no claim for you" in refused(b)["error"]
             assert server.version == version and server.status == "ended"
+
+
+def test_one_claim_a_hand_holds_across_a_restart_of_the_server(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with serve(db) as client:
+        table, (token,) = table_with(client, "1,1", ["human", "random", "random", "random"])
+        server = live(client, table)
+        with connect(client, table, token) as ann:
+            bid_until_play(client, table, [ann])
+            assert server.state.to_act == 0
+            wrong = 0 if line_holds(server.state, 0, 1) else 1
+            version = server.version
+            ann.send({"type": "claim", "tricks": wrong})
+            assert told(ann, "refused")["tricks"] == wrong and server.version == version
+    with serve(db) as client, connect(client, table, token) as ann:  # a restart, in the same hand
+        ann.state_where(lambda m: m["version"] == version, "the table where it stood")
+        assert live(client, table).state.to_act == 0
+        ann.send({"type": "claim", "tricks": 1 - wrong})
+        assert "one claim a hand" in refused(ann)["error"]
+        assert live(client, table).version == version

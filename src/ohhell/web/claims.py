@@ -15,8 +15,10 @@ A seat makes at most one claim a hand (refused or not: a refusal tells
 something of the cards, and a claim tried again and again would tell more),
 and no claim is made while another stands in the hand. A bot's refusal does
 not say which bot refused. An accepted claim is stored with the table (a
-restart keeps it) and goes into the game record. A claim of every trick left, or one the others agreed to, is
-settled at once: the rest of the hand is played out (``settling_play``) so
+restart keeps it) and goes into the game record; each seat's claim of the
+hand, refused or not, is stored too, so neither a restart nor a move of the
+table to another process gives a second one. A claim of every trick left,
+or one the others agreed to, is settled at once: the rest of the hand is played out (``settling_play``) so
 that it comes true. A certain claim of fewer tricks hands the claimer's cards
 to the server, which plays them so that the claim comes true while the
 others play on.
@@ -127,9 +129,23 @@ class TableClaims:
 
     def __init__(self, table: ClaimTable, stored: str | None) -> None:
         self.table = table
-        self.accepted: list[Claim] = [Claim(*row) for row in json.loads(stored or "[]")]
+        kept = json.loads(stored or "[]")
+        if isinstance(kept, list):  # stored before the tries were kept: the accepted claims only
+            kept = {"accepted": kept}
+        self.accepted: list[Claim] = [Claim(*row) for row in kept.get("accepted", [])]
         self.asking: Asking | None = None
-        self.tried: set[tuple[int, int]] = set()  # (hand, seat): one claim a seat a hand
+        # (hand, seat): one claim a seat a hand. Stored with the accepted
+        # claims, so a restart or another process taking the table keeps it.
+        self.tried: set[tuple[int, int]] = {(hand, seat) for hand, seat in kept.get("tried", [])}
+
+    def _store(self) -> None:
+        """Keep the accepted claims and this hand's tries with the table."""
+        hand = self.table.state.hand_number
+        kept = {
+            "accepted": [[c.seat, c.tricks, c.at] for c in self.accepted],
+            "tried": sorted([h, seat] for h, seat in self.tried if h == hand),
+        }
+        self.table.hub.store.set_setting(self.table.id, "claims", json.dumps(kept))
 
     # --- What the table shows ---
 
@@ -199,6 +215,7 @@ class TableClaims:
             owner = self._owner(seat)
             with table.hub.thinkers.claiming(owner):
                 self.tried.add((st.hand_number, seat))
+                self._store()
                 await self._decide(Claim(seat, tricks, table.version), owner)
 
     async def _decide(self, claim: Claim, owner: str) -> None:
@@ -315,8 +332,7 @@ class TableClaims:
             for play in plays:
                 await table.commit(play)
         self.accepted.append(claim)
-        rows = [[c.seat, c.tricks, c.at] for c in self.accepted]
-        table.hub.store.set_setting(table.id, "claims", json.dumps(rows))
+        self._store()
         table.broadcast_state()
         table.wake.set()
 
