@@ -289,6 +289,9 @@ def test_one_claim_a_hand_holds_across_a_restart_of_the_server(tmp_path: Path) -
             version = server.version
             ann.send({"type": "claim", "tricks": wrong})
             assert told(ann, "refused")["tricks"] == wrong and server.version == version
+            server.claims.tried = set()  # as in a process that never saw the claim:
+            client.portal.call(server.hub.reload, server)  # type: ignore[union-attr]
+            assert server.claims.tried == {(0, 0)}  # the table read again knows it
     with serve(db) as client, connect(client, table, token) as ann:  # a restart, in the same hand
         ann.state_where(lambda m: m["version"] == version, "the table where it stood")
         assert live(client, table).state.to_act == 0
