@@ -5,19 +5,19 @@ still to be played in the hand (the trick under way counts as one of them).
 Claiming none matters most in this game: a player who has made their bid and
 can duck every card that is left need not play the rest out.
 
-Whether the claimer has a way to play their cards that takes exactly that
-many tricks whatever the others play is ``claim_holds`` (a search of every
-play to the end of the hand, every hand in view). The referee, who sees
-every hand, calls a claim **certain** by a stricter test: the claimer's
-line (``claimer_play``) takes exactly that many tricks whatever the others
-play (``line_holds``). The line picks each of the claimer's cards from what the
-claimer sees (their own hand, the trick so far, trump, the tricks still
-needed), never from the others' hands: the card played for a standing claim
-tells nobody where the hidden cards lie, and a claim is never certain
-because of a guess the claimer could not have made. It takes the tricks
-still needed first (the strongest card that wins the trick so far, else the
-weakest), then ducks (the strongest card that does not win it, else the
-weakest). A claim that is not certain may still be **agreed** by all the
+The referee, who sees every hand, decides whether a claim is **certain**: the
+claimer has a way to play their cards that takes exactly that many tricks
+whatever the others play (``claim_holds``, a search of every play to the end
+of the hand). That way may depend on where the hidden cards lie, so a
+referee that plays the claimer's cards where others watch (the web server)
+uses a stricter test, ``line_holds``: the claimer's *line* (``claimer_play``)
+takes exactly that many tricks whatever the others play. The line picks each
+of the claimer's cards from what the claimer sees (their own hand, the trick
+so far, trump, the tricks still needed), never from the others' hands, so
+the card played for them tells nobody where the hidden cards lie. It takes
+the tricks still needed first (the strongest card that wins the trick so
+far, else the weakest), then ducks (the strongest card that does not win it,
+else the weakest). A claim that is not certain may still be **agreed** by all the
 others. Then:
 
 - a certain claim of every remaining trick, or an agreed claim, settles the
@@ -25,8 +25,8 @@ others. Then:
   claim comes true (for an agreed claim the others' cards are played that
   way too: agreeing gives them up);
 - a certain claim of fewer tricks hands the claimer's cards to the referee,
-  which plays them (``settling_play``) so the claim comes true whatever the
-  others do; the others play on.
+  which plays them (``settling_play``, with ``line`` by the line) so the
+  claim comes true whatever the others do; the others play on.
 
 Either way every card is still a legal ``Play`` in the log, so a record with
 claims replays like any other; the record keeps each claim as a line of its
@@ -164,20 +164,29 @@ def _line(hand: Sequence[Card], trick: tuple[Card, ...], trump: Suit | None, nee
     return max(losing, key=strength) if losing else min(cards, key=strength)
 
 
-def settling_play(state: GameState, claim: Claim, *, agreed: bool = False) -> Play:
+def settling_play(state: GameState, claim: Claim, *, agreed: bool = False, line: bool = False) -> Play:
     """The card the seat to play puts down so that ``claim`` comes true.
 
-    The claimer of a certain claim plays their line (``claimer_play``, from
-    their own view only); with ``agreed`` every seat, and the others always,
-    play a card that keeps the claim possible, the first such card in hand
-    order, so the same position always settles the same way."""
+    The claimer plays a card that keeps the claim certain (``claim_holds``),
+    or with ``line`` their line (``claimer_play``, from their own view only:
+    for a claim ``line_holds`` made certain); with ``agreed`` (or if no card
+    keeps it certain) every seat plays a card that keeps it possible, the
+    first such card in hand order, so the same position always settles the
+    same way."""
     seat = state.to_act
     need = claim.tricks - _taken_since(state, claim)
-    if seat == claim.seat and not agreed:
+    if seat == claim.seat and not agreed and line:
         return claimer_play(observe(state, seat), need)
     search = _Search(state, claim.seat, SEARCH_BUDGET)
     pos = _position(state)
     cards = playable(state.hands[seat], state.trick[0].suit if state.trick else None)
+    if seat == claim.seat and not agreed:
+        for card in cards:
+            try:
+                if search.forced(*_after(pos, card, state, claim.seat, need)):
+                    return Play(seat, card)
+            except _OutOfBudget:
+                break
     for card in cards:
         search.budget = SEARCH_BUDGET
         try:

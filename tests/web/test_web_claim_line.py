@@ -5,7 +5,7 @@ the claimer sees, the server plays the same card; and a claim the referee
 calls certain comes true however the others play.
 
 These drive the functions the table calls (``line_holds`` to accept a claim
-as certain, ``settling_play`` for each of the claimer's cards) over many
+as certain, ``settling_play`` with ``line`` for each of the claimer's cards) over many
 random positions; tests/web/test_web_claims.py plays a standing claim
 through the server itself.
 """
@@ -81,12 +81,12 @@ def test_the_card_played_for_a_standing_claim_never_depends_on_the_hidden_hands(
             if state.to_act != seat:
                 apply(state, rng.choice(legal_actions(state, state.to_act)))  # the others play on freely
                 continue
-            card = settling_play(state, claim)
+            card = settling_play(state, claim, line=True)
             assert card == claimer_play(observe(state, seat), k - (state.taken[seat] - start))
             for _ in range(REDEALS):
                 world = redealt(state, seat, rng)
                 changed_deals += world.hands != state.hands
-                assert settling_play(world, claim) == card, (seed, claim)
+                assert settling_play(world, claim, line=True) == card, (seed, claim)
             turns += 1
             apply(state, card)
         # The claim came true, whatever the others played.
@@ -103,7 +103,7 @@ def test_the_referee_calls_certain_only_what_the_claimers_line_makes_true() -> N
         if state.phase is not Phase.PLAY or state.hand_number != hand:
             return state.results[-1].tricks[claim.seat] - start == claim.tricks
         moves = (
-            [settling_play(state, claim)]
+            [settling_play(state, claim, line=True)]
             if state.to_act == claim.seat
             else legal_actions(state, state.to_act)
         )

@@ -344,7 +344,7 @@ def settling_plays(state: GameState, claim: Claim, agreed: bool) -> list[Play]:
     hand = state.hand_number
     plays = []
     while state.hand_number == hand and state.phase is Phase.PLAY:
-        play = settling_play(state, claim, agreed=agreed)
+        play = settling_play(state, claim, agreed=agreed, line=True)
         apply(state, play)
         plays.append(play)
     return plays

@@ -692,7 +692,7 @@ class LiveTable:
         if claim is not None:
             # The seat's certain claim: its cards are played so the claim comes
             # true, by the claimer's line, from their own view (no search).
-            action = settling_play(self.state, claim)
+            action = settling_play(self.state, claim, line=True)
         elif level in SEARCHING:
             # A search takes the server's --think seconds: away from the loop.
             # Its turn at the workers is its people's address's (thinking.py).
