@@ -18,10 +18,10 @@ not say which bot refused. An accepted claim is stored with the table (a
 restart keeps it) and goes into the game record; each seat's claim of the
 hand, refused or not, is stored too, so neither a restart nor a move of the
 table to another process gives a second one. A claim of every trick left,
-or one the others agreed to, is settled at once: the rest of the hand is played out (``settling_play``) so
-that it comes true. A certain claim of fewer tricks hands the claimer's cards
-to the server, which plays them so that the claim comes true while the
-others play on.
+or one the others agreed to, is settled at once: the rest of the hand is
+played out (``settling_play``) so that it comes true. A certain claim of
+fewer tricks hands the claimer's cards to the server, which plays them by
+the claimer's line so that the claim comes true while the others play on.
 
 Every search here (the certainty, each bot's answer, the settling cards)
 runs where the expert thinks (thinking.py's ``Thinkers``: worker processes
@@ -275,8 +275,9 @@ class TableClaims:
                 self._tell({"status": "asked", **self._asked_json(a)})
                 return
             self.asking = None
-            with self.table.hub.thinkers.claiming(a.owner):
-                await self._agreed(a.claim, a.left, a.owner)
+            # No room asked for: the claim had its room when made, and its
+            # last searches wait in the claimer's turn like any other.
+            await self._agreed(a.claim, a.left, a.owner)
 
     def waits(self, now: float) -> float | None:
         """While a claim is asked, the seconds the bots still wait for the
