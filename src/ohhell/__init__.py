@@ -7,7 +7,17 @@ the standard library only. Everything else is a client of the names exported her
 from .actions import CHANCE, Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
 from .cards import ALL_CARDS, Card, CardError, Rank, Suit, australian_deck, parse_cards, standard_deck
 from .chance import advance_chance, chance_action, deal_from
-from .claim import SEARCH_BUDGET, Claim, check_claim, claim_holds, claim_possible, settling_play, tricks_left
+from .claim import (
+    SEARCH_BUDGET,
+    Claim,
+    check_claim,
+    claim_holds,
+    claim_possible,
+    claimer_play,
+    line_holds,
+    settling_play,
+    tricks_left,
+)
 from .game import (
     MAX_BID_CHANGES,
     GameState,
@@ -153,6 +163,7 @@ __all__ = [
     "check_claim",
     "claim_holds",
     "claim_possible",
+    "claimer_play",
     "deal_from",
     "dump",
     "dumps",
@@ -167,6 +178,7 @@ __all__ = [
     "leaders_tied",
     "left_of",
     "legal_actions",
+    "line_holds",
     "load",
     "loads",
     "make_rules",

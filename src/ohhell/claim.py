@@ -8,7 +8,16 @@ can duck every card that is left need not play the rest out.
 The referee, who sees every hand, decides whether a claim is **certain**: the
 claimer has a way to play their cards that takes exactly that many tricks
 whatever the others play (``claim_holds``, a search of every play to the end
-of the hand). A claim that is not certain may still be **agreed** by all the
+of the hand). That way may depend on where the hidden cards lie, so a
+referee that plays the claimer's cards where others watch (the web server)
+uses a stricter test, ``line_holds``: the claimer's *line* (``claimer_play``)
+takes exactly that many tricks whatever the others play. The line picks each
+of the claimer's cards from what the claimer sees (their own hand, the trick
+so far, trump, the tricks still needed), never from the others' hands, so
+the card played for them tells nobody where the hidden cards lie. It takes
+the tricks still needed first (the strongest card that wins the trick so
+far, else the weakest), then ducks (the strongest card that does not win it,
+else the weakest). A claim that is not certain may still be **agreed** by all the
 others. Then:
 
 - a certain claim of every remaining trick, or an agreed claim, settles the
@@ -16,8 +25,8 @@ others. Then:
   claim comes true (for an agreed claim the others' cards are played that
   way too: agreeing gives them up);
 - a certain claim of fewer tricks hands the claimer's cards to the referee,
-  which plays them (``settling_play``) so the claim comes true whatever the
-  others do; the others play on.
+  which plays them (``settling_play``, with ``line`` by the line) so the
+  claim comes true whatever the others do; the others play on.
 
 Either way every card is still a legal ``Play`` in the log, so a record with
 claims replays like any other; the record keeps each claim as a line of its
@@ -39,13 +48,15 @@ happens; seat 1, with the two lowest hearts, takes none.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from .actions import Play
-from .cards import Card
+from .cards import Card, Suit
 from .game import GameState, IllegalActionError, Phase
 from .hand import playable, trick_winner
+from .view import Observation, observe
 
 SEARCH_BUDGET: Final = 40_000
 """Positions ``claim_holds`` looks at before it gives up (the claim is then
@@ -101,6 +112,18 @@ def claim_holds(state: GameState, seat: int, tricks: int, *, budget: int = SEARC
         return None
 
 
+def line_holds(state: GameState, seat: int, tricks: int, *, budget: int = SEARCH_BUDGET) -> bool | None:
+    """Does ``seat``'s line (``claimer_play``) take exactly ``tricks`` more
+    tricks this hand whatever the others play? (The referee's test of a
+    certain claim; None when the search ran past ``budget`` positions.)"""
+    check_claim(state, seat, tricks)
+    search = _Search(state, seat, budget, line=True)
+    try:
+        return search.forced(_position(state), tricks)
+    except _OutOfBudget:
+        return None
+
+
 def claim_possible(state: GameState, seat: int, tricks: int, *, budget: int = SEARCH_BUDGET) -> bool | None:
     """Can the hand end with ``seat`` taking exactly ``tricks`` more, every
     seat playing to that end? (An agreed claim must be; None: not known.)"""
@@ -112,15 +135,48 @@ def claim_possible(state: GameState, seat: int, tricks: int, *, budget: int = SE
         return None
 
 
-def settling_play(state: GameState, claim: Claim, *, agreed: bool = False) -> Play:
+def claimer_play(obs: Observation, need: int) -> Play:
+    """The claimer's card by their line (module docstring), from their own
+    observation ``obs`` and the tricks ``need``-ed still: the server plays
+    it for a standing claim, and the same view always gives the same card."""
+    if obs.seat is None or obs.hands[obs.seat] is None:
+        raise ValueError("the claimer's line is played from the claimer's own view")
+    trick = tuple(card for _, card in obs.trick)
+    return Play(obs.seat, _line(obs.hand, trick, obs.trump, need))
+
+
+def _line(hand: Sequence[Card], trick: tuple[Card, ...], trump: Suit | None, need: int) -> Card:
+    """The claimer's line: take the tricks still needed first, then duck."""
+    cards = playable(hand, trick[0].suit if trick else None)
+
+    def strength(card: Card) -> tuple[bool, int]:
+        return card.suit is trump, card.rank
+
+    def wins(card: Card) -> bool:  # beats the cards played to the trick so far
+        return bool(trick) and trick_winner((*trick, card), trump) == len(trick)
+
+    if need > 0:
+        winning = [c for c in cards if wins(c)]
+        if not trick:
+            return max(cards, key=strength)  # lead the strongest card
+        return max(winning, key=strength) if winning else min(cards, key=strength)
+    losing = [c for c in cards if not wins(c)] if trick else []
+    return max(losing, key=strength) if losing else min(cards, key=strength)
+
+
+def settling_play(state: GameState, claim: Claim, *, agreed: bool = False, line: bool = False) -> Play:
     """The card the seat to play puts down so that ``claim`` comes true.
 
-    The claimer plays a card that keeps the claim certain; with ``agreed``
-    (or if no card keeps it certain) every seat plays a card that keeps it
-    possible, the first such card in hand order, so the same position
-    always settles the same way."""
+    The claimer plays a card that keeps the claim certain (``claim_holds``),
+    or with ``line`` their line (``claimer_play``, from their own view only:
+    for a claim ``line_holds`` made certain); with ``agreed`` (or if no card
+    keeps it certain) every seat plays a card that keeps it possible, the
+    first such card in hand order, so the same position always settles the
+    same way."""
     seat = state.to_act
     need = claim.tricks - _taken_since(state, claim)
+    if seat == claim.seat and not agreed and line:
+        return claimer_play(observe(state, seat), need)
     search = _Search(state, claim.seat, SEARCH_BUDGET)
     pos = _position(state)
     cards = playable(state.hands[seat], state.trick[0].suit if state.trick else None)
@@ -182,10 +238,11 @@ def _after(pos: _Position, card: Card, state: GameState, claimer: int, need: int
 class _Search:
     """Exhaustive play to the end of the hand, memoised, within a budget."""
 
-    def __init__(self, state: GameState, claimer: int, budget: int) -> None:
+    def __init__(self, state: GameState, claimer: int, budget: int, *, line: bool = False) -> None:
         self.state = state
         self.claimer = claimer
         self.budget = budget
+        self.line = line  # the claimer plays their line (one card), not any card
         self.memo: dict[tuple[str, _Position, int], bool] = {}
 
     def _moves(self, pos: _Position) -> tuple[int, list[Card]]:
@@ -222,6 +279,9 @@ class _Search:
         if self.budget < 0:
             raise _OutOfBudget
         seat, cards = self._moves(pos)
+        if self.line and seat == self.claimer:
+            # The claimer plays their line: one card, chosen from their view.
+            cards = [_line(pos[0][seat], pos[1], self.state.trump, need)]
         outcomes = (self._solve(kind, *_after(pos, c, self.state, self.claimer, need)) for c in cards)
         result = any(outcomes) if kind == "possible" or seat == self.claimer else all(outcomes)
         self.memo[key] = result
@@ -234,6 +294,8 @@ __all__ = [
     "check_claim",
     "claim_holds",
     "claim_possible",
+    "claimer_play",
+    "line_holds",
     "settling_play",
     "tricks_left",
 ]

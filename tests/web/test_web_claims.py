@@ -14,10 +14,15 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
-from web_support import Json, Player, connect, join, make_app
+from web_support import Json, Player, connect, join, make_app, with_addresses
 
-from ohhell import Phase, Play, claim_holds, claim_possible, loads, tricks_left
+from ohhell import Phase, Play, claim_possible, line_holds, loads, tricks_left
+from ohhell.web.errors import TableError
+from ohhell.web.thinking import CLAIMS_PER_ADDRESS, Thinkers
+
+ANN = "10.0.0.5"  # the claimer's address
 
 
 def serve(db: Path) -> TestClient:
@@ -87,8 +92,8 @@ def test_a_certain_claim_of_every_trick_left_settles_the_hand_and_the_record_kee
         with connect(client, table, token) as ann:
             bid_until_play(client, table, [ann])
             assert tricks_left(server.state) == 1 and server.state.to_act == 0
-            certain = 1 if claim_holds(server.state, 0, 1) else 0
-            assert not claim_holds(server.state, 0, 1 - certain)
+            certain = 1 if line_holds(server.state, 0, 1) else 0
+            assert not line_holds(server.state, 0, 1 - certain)
             version = server.version
             ann.send({"type": "claim", "tricks": certain})
             yes = told(ann, "accepted")
@@ -102,7 +107,7 @@ def test_a_certain_claim_of_every_trick_left_settles_the_hand_and_the_record_kee
             # a second claim in the same hand is refused (one claim a hand).
             bid_until_play(client, table, [ann])
             assert server.state.hand_number == 1 and server.state.to_act == 0
-            wrong = 0 if claim_holds(server.state, 0, 1) else 1
+            wrong = 0 if line_holds(server.state, 0, 1) else 1
             version = server.version
             ann.send({"type": "claim", "tricks": wrong})
             no = told(ann, "refused")
@@ -150,7 +155,7 @@ def open_claim_table(client: TestClient) -> tuple[str, list[str], int]:
             bid_until_play(client, table, [a, b, c])
         st = server.state
         for k in range(3):
-            if st.to_act == 0 and not claim_holds(st, 0, k) and claim_possible(st, 0, k):
+            if st.to_act == 0 and not line_holds(st, 0, k) and claim_possible(st, 0, k):
                 return table, tokens, k
     raise AssertionError("no deal in 40 gave the host an uncertain claim")
 
@@ -226,7 +231,7 @@ def test_a_certain_claim_of_fewer_tricks_plays_the_claimers_cards_even_after_a_r
                 bid_until_play(client, table, [ann])
                 if server.state.to_act != 0:
                     continue
-                sure = [k for k in range(3) if claim_holds(server.state, 0, k)]  # fewer than all 3
+                sure = [k for k in range(3) if line_holds(server.state, 0, k)]  # fewer than all 3
                 if not sure:
                     continue
                 k = sure[0]
@@ -270,3 +275,76 @@ def test_a_claim_being_asked_is_off_when_the_host_ends_the_table(tmp_path: Path)
             b.send({"type": "answer", "accept": True})
             assert "no claim for you" in refused(b)["error"]
             assert server.version == version and server.status == "ended"
+
+
+def test_one_claim_a_hand_holds_across_a_restart_of_the_server(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with serve(db) as client:
+        table, (token,) = table_with(client, "1,1", ["human", "random", "random", "random"])
+        server = live(client, table)
+        with connect(client, table, token) as ann:
+            bid_until_play(client, table, [ann])
+            assert server.state.to_act == 0
+            wrong = 0 if line_holds(server.state, 0, 1) else 1
+            version = server.version
+            ann.send({"type": "claim", "tricks": wrong})
+            assert told(ann, "refused")["tricks"] == wrong and server.version == version
+            server.claims.tried = set()  # as in a process that never saw the claim:
+            client.portal.call(server.hub.reload, server)  # type: ignore[union-attr]
+            assert server.claims.tried == {(0, 0)}  # the table read again knows it
+    with serve(db) as client, connect(client, table, token) as ann:  # a restart, in the same hand
+        ann.state_where(lambda m: m["version"] == version, "the table where it stood")
+        assert live(client, table).state.to_act == 0
+        ann.send({"type": "claim", "tricks": 1 - wrong})
+        assert "one claim a hand" in refused(ann)["error"]
+        assert live(client, table).version == version
+
+
+class Recording(Thinkers):
+    """The server's thinkers, noting each search's function and address."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.asked: list[tuple[str, str]] = []
+
+    async def work(self, call: Any, *args: Any, owner: str = "", table: str = "") -> Any:
+        self.asked.append((call.__name__, owner))
+        return await super().work(call, *args, owner=owner, table=table)
+
+
+def test_a_claims_searches_run_with_the_thinking_in_the_claimers_turn_and_are_capped(tmp_path: Path) -> None:
+    app = make_app(str(tmp_path / "t.db"), change_grace=0)
+    with TestClient(with_addresses(app)) as client:
+        hub = app.state.server.hub
+        thinkers = hub.thinkers = Recording()
+        table, (token,) = table_with(client, "1,1", ["human", "random", "random", "random"])
+        server = live(client, table)
+        with connect(client, table, token, address=ANN) as ann:
+            bid_until_play(client, table, [ann])
+            wrong = 0 if line_holds(server.state, 0, 1) else 1
+            thinkers.claims_per_address = 0  # no room for a claim of Ann's address now
+            ann.send({"type": "claim", "tricks": wrong})
+            busy = refused(ann)
+            assert busy["code"] == "busy" and "claim again in a moment" in busy["error"]
+            assert thinkers.asked == [] and not server.claims.tried  # not counted as her claim
+            thinkers.claims_per_address = CLAIMS_PER_ADDRESS
+            ann.send({"type": "claim", "tricks": wrong})
+            told(ann, "refused")
+        # The certainty, then the bots' answers (until one refuses), each a
+        # search of its own in the claimer's address's turn.
+        names = [name for name, _ in thinkers.asked]
+        assert names[0] == "line_holds" and set(names[1:]) == {"accepts_claim"}, names
+        assert {owner for _, owner in thinkers.asked} == {ANN}
+        assert not thinkers._claims_of  # the claim's room is given back
+
+
+def test_one_address_has_at_most_its_share_of_claims_being_worked_out() -> None:
+    thinkers = Thinkers(0, claims_per_address=2)
+    with thinkers.claiming(ANN), thinkers.claiming(ANN):
+        with pytest.raises(TableError) as refusal, thinkers.claiming(ANN):
+            pass
+        assert refusal.value.code == "busy"
+        with thinkers.claiming("10.0.0.9"):  # another address has its own room
+            pass
+    with thinkers.claiming(ANN):  # given back when done
+        pass

@@ -3,7 +3,8 @@
 The rules of a claim are the core's (``ohhell.claim``); this module runs them
 at a table. The server sees every hand, so:
 
-- a claim the cards make certain (``claim_holds``) is accepted at once;
+- a claim the claimer's line makes certain (``line_holds``: the card the
+  server plays for them is chosen from their own view) is accepted at once;
 - any other claim is put to the others with the claimer's cards shown (as a
   player who claims lays their hand down): bots answer by the cards they can
   see (``bots.claims.accepts_claim``), people accept or refuse within
@@ -14,11 +15,19 @@ A seat makes at most one claim a hand (refused or not: a refusal tells
 something of the cards, and a claim tried again and again would tell more),
 and no claim is made while another stands in the hand. A bot's refusal does
 not say which bot refused. An accepted claim is stored with the table (a
-restart keeps it) and goes into the game record. A claim of every trick left, or one the others agreed to, is
-settled at once: the rest of the hand is played out (``settling_play``) so
-that it comes true. A certain claim of fewer tricks hands the claimer's cards
-to the server, which plays them so that the claim comes true while the
-others play on.
+restart keeps it) and goes into the game record; each seat's claim of the
+hand, refused or not, is stored too, so neither a restart nor a move of the
+table to another process gives a second one. A claim of every trick left,
+or one the others agreed to, is settled at once: the rest of the hand is
+played out (``settling_play``) so that it comes true. A certain claim of
+fewer tricks hands the claimer's cards to the server, which plays them by
+the claimer's line so that the claim comes true while the others play on.
+
+Every search here (the certainty, each bot's answer, the settling cards)
+runs where the expert thinks (thinking.py's ``Thinkers``: worker processes
+under ``ohhell serve``), in the turn of the claimer's address, never on the
+event loop; one address has at most ``CLAIMS_PER_ADDRESS`` claims being
+worked out at once.
 """
 
 from __future__ import annotations
@@ -36,21 +45,25 @@ from .. import (
     Claim,
     IllegalActionError,
     Phase,
+    Play,
+    apply,
     check_claim,
-    claim_holds,
     claim_possible,
+    line_holds,
     observe,
     settling_play,
     tricks_left,
 )
 from ..bots.claims import accepts_claim
 from .errors import TableError
+from .thinking import work_owner
 
 if TYPE_CHECKING:
     from .. import Action, GameState
     from .connection import Connection
     from .protocol import Json
     from .store import Store
+    from .thinking import Thinkers
 
 log = logging.getLogger("ohhell.web")
 
@@ -64,6 +77,7 @@ class _Seat(Protocol):
 
 class _Hub(Protocol):
     store: Store
+    thinkers: Thinkers
 
     def now(self) -> float: ...
 
@@ -77,6 +91,7 @@ class ClaimTable(Protocol):
     lock: asyncio.Lock
     wake: asyncio.Event
     connections: set[Connection]
+    owner: str | None
 
     @property
     def hub(self) -> _Hub: ...
@@ -106,6 +121,7 @@ class Asking:
     shown: tuple[Card, ...]  # the claimer's cards, laid down
     waiting: set[int]  # people who have not answered yet
     until: float  # the table's clock: no answer by then is a refusal
+    owner: str  # the claimer's address: the claim's searches count against it
 
 
 class TableClaims:
@@ -113,9 +129,23 @@ class TableClaims:
 
     def __init__(self, table: ClaimTable, stored: str | None) -> None:
         self.table = table
-        self.accepted: list[Claim] = [Claim(*row) for row in json.loads(stored or "[]")]
+        kept = json.loads(stored or "[]")
+        if isinstance(kept, list):  # stored before the tries were kept: the accepted claims only
+            kept = {"accepted": kept}
+        self.accepted: list[Claim] = [Claim(*row) for row in kept.get("accepted", [])]
         self.asking: Asking | None = None
-        self.tried: set[tuple[int, int]] = set()  # (hand, seat): one claim a seat a hand
+        # (hand, seat): one claim a seat a hand. Stored with the accepted
+        # claims, so a restart or another process taking the table keeps it.
+        self.tried: set[tuple[int, int]] = {(hand, seat) for hand, seat in kept.get("tried", [])}
+
+    def _store(self) -> None:
+        """Keep the accepted claims and this hand's tries with the table."""
+        hand = self.table.state.hand_number
+        kept = {
+            "accepted": [[c.seat, c.tricks, c.at] for c in self.accepted],
+            "tried": sorted([h, seat] for h, seat in self.tried if h == hand),
+        }
+        self.table.hub.store.set_setting(self.table.id, "claims", json.dumps(kept))
 
     # --- What the table shows ---
 
@@ -182,34 +212,52 @@ class TableClaims:
                 raise TableError("a claim stands in this hand already: play it out", "claim")
             if (st.hand_number, seat) in self.tried:
                 raise TableError("you have claimed in this hand already: one claim a hand", "claim")
-            self.tried.add((st.hand_number, seat))
-            claim = Claim(seat, tricks, table.version)
-            left = tricks_left(st)
-            # Up to a second of search: away from the loop, the state held still by the lock.
-            certain = await asyncio.to_thread(claim_holds, st, seat, tricks)
-            if certain:
-                await self._accept(claim, left, agreed=False)
+            owner = self._owner(seat)
+            with table.hub.thinkers.claiming(owner):
+                self.tried.add((st.hand_number, seat))
+                self._store()
+                await self._decide(Claim(seat, tricks, table.version), owner)
+
+    async def _decide(self, claim: Claim, owner: str) -> None:
+        """Accept, ask or refuse a claim just made (the lock is held, so the
+        state stands still while the searches run away from the loop)."""
+        table = self.table
+        st = table.state
+        seat, tricks = claim.seat, claim.tricks
+        left = tricks_left(st)
+        think = table.hub.thinkers
+        if await think.work(line_holds, st.clone(), seat, tricks, owner=owner, table=table.id):
+            await self._accept(claim, left, agreed=False, owner=owner)
+            return
+        shown = tuple(st.hands[seat])
+        people = {
+            s.seat
+            for s in table.seats
+            if s.seat != seat and s.kind == "human" and not table.bot_plays(s.seat)
+        }
+        bots = [s for s in range(st.players) if s != seat and s not in people]
+        for other in bots:
+            rng = random.Random(f"ohhell-claim:{table.seed}:{table.version}:{other}")
+            obs = observe(st, other)
+            yes = await think.work(accepts_claim, obs, seat, tricks, shown, rng, owner=owner, table=table.id)
+            if not yes:
+                # Which bot refused is not said: its answer comes from its own cards.
+                self._tell(_decided(claim, left, "refused", why="the cards do not make it sure"))
                 return
-            shown = tuple(st.hands[seat])
-            people = {
-                s.seat
-                for s in table.seats
-                if s.seat != seat and s.kind == "human" and not table.bot_plays(s.seat)
-            }
-            bots = [s for s in range(st.players) if s != seat and s not in people]
-            for other in bots:
-                rng = random.Random(f"ohhell-claim:{table.seed}:{table.version}:{other}")
-                obs = observe(st, other)
-                if not await asyncio.to_thread(accepts_claim, obs, seat, tricks, shown, rng):
-                    # Which bot refused is not said: its answer comes from its own cards.
-                    self._tell(_decided(claim, left, "refused", why="the cards do not make it sure"))
-                    return
-            if not people:
-                await self._agreed(claim, left)
-                return
-            self.asking = Asking(claim, left, shown, people, table.hub.now() + CLAIM_WAIT)
-            self._tell({"status": "asked", **self._asked_json(self.asking)})
-            table.wake.set()
+        if not people:
+            await self._agreed(claim, left, owner)
+            return
+        self.asking = Asking(claim, left, shown, people, table.hub.now() + CLAIM_WAIT, owner)
+        self._tell({"status": "asked", **self._asked_json(self.asking)})
+        table.wake.set()
+
+    def _owner(self, seat: int) -> str:
+        """The address a claim's searches count against: the claimer's own
+        connection's, else the one the table's bots think for."""
+        for conn in self.table.connections:
+            if conn.seat == seat and conn.address:
+                return conn.address
+        return work_owner(self.table.connections, self.table.owner) or ""
 
     async def answer(self, seat: int, accept: bool) -> None:
         """A person's answer to the claim being asked."""
@@ -227,7 +275,9 @@ class TableClaims:
                 self._tell({"status": "asked", **self._asked_json(a)})
                 return
             self.asking = None
-            await self._agreed(a.claim, a.left)
+            # No room asked for: the claim had its room when made, and its
+            # last searches wait in the claimer's turn like any other.
+            await self._agreed(a.claim, a.left, a.owner)
 
     def waits(self, now: float) -> float | None:
         """While a claim is asked, the seconds the bots still wait for the
@@ -254,17 +304,21 @@ class TableClaims:
             self._tell(_decided(a.claim, a.left, status, why=why))
             self.table.wake.set()
 
-    async def _agreed(self, claim: Claim, left: int) -> None:
+    async def _agreed(self, claim: Claim, left: int, owner: str) -> None:
         """Everyone agreed: settle it, if any play of the cards can make it."""
-        possible = await asyncio.to_thread(claim_possible, self.table.state, claim.seat, claim.tricks)
+        table = self.table
+        st = table.state
+        possible = await table.hub.thinkers.work(
+            claim_possible, st.clone(), claim.seat, claim.tricks, owner=owner, table=table.id
+        )
         if not possible:
             why = "no play of the cards left can end that way"
             self._tell(_decided(claim, left, "refused", why=why))
-            self.table.wake.set()
+            table.wake.set()
             return
-        await self._accept(claim, left, agreed=True)
+        await self._accept(claim, left, agreed=True, owner=owner)
 
-    async def _accept(self, claim: Claim, left: int, *, agreed: bool) -> None:
+    async def _accept(self, claim: Claim, left: int, *, agreed: bool, owner: str) -> None:
         """Keep the claim (stored, told) and settle what is settled now. The lock is held."""
         table = self.table
         if table.status != "playing":
@@ -273,15 +327,28 @@ class TableClaims:
         if agreed or claim.tricks == left:
             # Settled first, then kept: if a card cannot be stored half way,
             # no claim is kept that the cards played so far do not bear out.
-            hand = table.state.hand_number
-            while table.state.hand_number == hand and table.state.phase is Phase.PLAY:
-                play = await asyncio.to_thread(settling_play, table.state, claim, agreed=agreed)
+            plays: list[Play] = await table.hub.thinkers.work(
+                settling_plays, table.state.clone(), claim, agreed, owner=owner, table=table.id
+            )
+            for play in plays:
                 await table.commit(play)
         self.accepted.append(claim)
-        rows = [[c.seat, c.tricks, c.at] for c in self.accepted]
-        table.hub.store.set_setting(table.id, "claims", json.dumps(rows))
+        self._store()
         table.broadcast_state()
         table.wake.set()
+
+
+def settling_plays(state: GameState, claim: Claim, agreed: bool) -> list[Play]:
+    """The cards that play out the rest of the hand so that ``claim`` comes
+    true (``settling_play`` one after another), on ``state``, a copy: one
+    search job for the whole hand instead of one a card."""
+    hand = state.hand_number
+    plays = []
+    while state.hand_number == hand and state.phase is Phase.PLAY:
+        play = settling_play(state, claim, agreed=agreed, line=True)
+        apply(state, play)
+        plays.append(play)
+    return plays
 
 
 def _decided(
@@ -298,4 +365,4 @@ def _decided(
     }
 
 
-__all__ = ["CLAIM_WAIT", "TableClaims"]
+__all__ = ["CLAIM_WAIT", "TableClaims", "settling_plays"]

@@ -163,6 +163,7 @@ class Hub:
         table.match = fresh.match  # every turn starts at the stored version, with a full clock
         table.status = fresh.status
         table.claims.accepted = fresh.claims.accepted  # another process may have accepted one
+        table.claims.tried = fresh.claims.tried  # or had one made: one claim a hand still
         table.seats = [
             Seat(s.seat, s.name, s.kind, s.level, s.token_hash, old.connections, old.gone_since, old.covered)
             for s, old in zip(fresh.seats, table.seats, strict=True)

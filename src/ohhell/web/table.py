@@ -558,8 +558,12 @@ class LiveTable:
 
         The state changes only once the action is stored, so nothing that
         reads the table meanwhile (a new connection, a hint) can see an
-        action the database does not hold.
+        action the database does not hold. Nothing is stored once the match
+        stopped (the host ended it): an answer still on its way then is
+        dropped.
         """
+        if self.status != "playing":
+            raise TableError("the match is not being played", "turn")
         st = self.state
         version = self.version
         # R-DEVILS-BRIDGE: a blind play is stored with its real card, as the log holds it.
@@ -686,8 +690,9 @@ class LiveTable:
         claim = self.claims.of_hand(seat)
         action: Action
         if claim is not None:
-            # The seat's certain claim: its cards are played so the claim comes true.
-            action = await asyncio.to_thread(settling_play, self.state.clone(), claim)
+            # The seat's certain claim: its cards are played so the claim comes
+            # true, by the claimer's line, from their own view (no search).
+            action = settling_play(self.state, claim, line=True)
         elif level in SEARCHING:
             # A search takes the server's --think seconds: away from the loop.
             # Its turn at the workers is its people's address's (thinking.py).
@@ -702,6 +707,8 @@ class LiveTable:
             # thread, so the other tables' events go on meanwhile.
             action = await asyncio.to_thread(self._bot(seat).choose, obs, random.Random(seed))
         async with self.lock:
+            if self.status != "playing":
+                return  # the host ended the table while the bot thought: its answer is dropped
             if self.version != version or action not in self.match.legal(seat):
                 return  # the table moved on while the bot thought: ask again
             if not self.bot_plays(seat):

@@ -25,6 +25,13 @@ here, not in arrival order (docs/web.md, "Sharing the thinking"):
   load (never below ``SHORTEST_THINK``): the queue then clears in about one
   ordinary think whatever its length. A 30 ms think has not measured
   clearly weaker than a 1 s one (docs/performance.md), so this costs little.
+- **Claims think here too.** Whether a claim is certain, each bot's answer
+  to it, and the cards that settle it are searches of their own (up to
+  half a second of pure Python each): they wait in the claimer's address's
+  queue like any search, and one address may have ``CLAIMS_PER_ADDRESS``
+  claims being worked out at once (more are refused with words that say
+  so), so claiming from every seat of many tables costs the others nothing
+  but that address's own turns.
 - **Hints are capped and shared.** One address may have ``HINTS_PER_ADDRESS``
   hints waiting or being worked out at once; more are refused with words
   that say so. A hint for the same table, seat and version as one already
@@ -49,7 +56,7 @@ import random
 import threading
 import time
 from collections import Counter, OrderedDict, deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any, Final
 
 from .. import Action, Deck, Observation
@@ -62,6 +69,7 @@ from .errors import TableError
 
 SHORTEST_THINK: Final = 0.05  # seconds: the least a search is cut to under load
 HINTS_PER_ADDRESS: Final = 8  # hints on the way per address at once (a household at one table shares one)
+CLAIMS_PER_ADDRESS: Final = 4  # claims being worked out for one address at once
 HINTS_REMEMBERED: Final = 256  # recent hints kept, for the same question asked again
 PARENT_CHECK: Final = 1.0  # seconds between a worker's looks at whether the server is still there
 STOP_GRACE: Final = 2.0  # seconds terminated workers get to end before they are killed
@@ -76,6 +84,10 @@ def _choose(
     if seconds is not None:
         options = {**options, "seconds": seconds}
     return get_bot(level, **options).choose(obs, random.Random(seed))
+
+
+def _untimed(seconds: float | None, call: Callable[..., Any], *args: Any) -> Any:
+    return call(*args)  # a search that ends by its own budget, not by the clock
 
 
 def _hint(seconds: float | None, obs: Observation, seed: str) -> Hint | None:
@@ -151,6 +163,7 @@ class Thinkers:
         shorter: bool = True,
         slots: int | None = None,
         hints_per_address: int = HINTS_PER_ADDRESS,
+        claims_per_address: int = CLAIMS_PER_ADDRESS,
         run: Runner | None = None,
     ) -> None:
         self.workers = workers
@@ -158,6 +171,8 @@ class Thinkers:
         self.fair = fair
         self.shorter = shorter
         self.hints_per_address = hints_per_address
+        self.claims_per_address = claims_per_address
+        self._claims_of: Counter[str] = Counter()  # claims being worked out, by address
         self._run = run
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         # Waiting searches: owner -> table -> searches, each dict in turn order.
@@ -215,6 +230,30 @@ class Thinkers:
             job.future.add_done_callback(lambda future: self._hint_done(seed, owner, future))
         found: Hint | None = await self._wait(job)
         return found
+
+    async def work(self, call: Callable[..., Any], *args: Any, owner: str = "", table: str = "") -> Any:
+        """``call(*args)`` where the searches run (a worker process under
+        ``ohhell serve``), in ``owner``'s turn; ``call`` is a module's
+        function (a worker process imports it) that ends by itself."""
+        job = self._job(owner, table, _untimed, (call, *args), None)
+        return await self._wait(job)
+
+    @contextlib.contextmanager
+    def claiming(self, owner: str) -> Iterator[None]:
+        """One claim of ``owner``'s being worked out (its searches go through
+        ``work``); ``TableError`` (code ``busy``) when ``owner`` already has
+        ``claims_per_address`` on the way."""
+        if self._claims_of[owner] >= self.claims_per_address:
+            raise TableError(
+                "Too many of your claims are being worked out at once: claim again in a moment.", "busy"
+            )
+        self._claims_of[owner] += 1
+        try:
+            yield
+        finally:
+            self._claims_of[owner] -= 1
+            if self._claims_of[owner] <= 0:
+                del self._claims_of[owner]
 
     def _hint_done(self, seed: str, owner: str, future: asyncio.Future[Any]) -> None:
         self._hints.pop(seed, None)
@@ -388,6 +427,7 @@ def stop_pool(pool: concurrent.futures.ProcessPoolExecutor, grace: float = STOP_
 
 
 __all__ = [
+    "CLAIMS_PER_ADDRESS",
     "HINTS_PER_ADDRESS",
     "SHORTEST_THINK",
     "Thinkers",
