@@ -330,10 +330,11 @@ def test_a_claims_searches_run_with_the_thinking_in_the_claimers_turn_and_are_ca
             thinkers.claims_per_address = CLAIMS_PER_ADDRESS
             ann.send({"type": "claim", "tricks": wrong})
             told(ann, "refused")
-        # The certainty, then the bots' answers (until one refuses), each a
-        # search of its own in the claimer's address's turn.
+        # The certainty, whether any play can make it, then the bots' answers
+        # (until one refuses), each a search of its own in the claimer's
+        # address's turn.
         names = [name for name, _ in thinkers.asked]
-        assert names[0] == "line_holds" and set(names[1:]) == {"accepts_claim"}, names
+        assert names[:2] == ["line_holds", "claim_possible"] and set(names[2:]) <= {"accepts_claim"}, names
         assert {owner for _, owner in thinkers.asked} == {ANN}
         assert not thinkers._claims_of  # the claim's room is given back
 
@@ -348,3 +349,57 @@ def test_one_address_has_at_most_its_share_of_claims_being_worked_out() -> None:
             pass
     with thinkers.claiming(ANN):  # given back when done
         pass
+
+
+def test_a_claim_no_play_can_make_come_true_is_refused_before_anyone_is_asked(tmp_path: Path) -> None:
+    # R-CLAIM: nobody is asked to judge a claim that cannot come true however the cards are played.
+    with serve(tmp_path / "t.db") as client:
+        for _ in range(40):
+            table, tokens = table_with(client, "2", ["human"] * 3, players=3)
+            server = live(client, table)
+            with (
+                connect(client, table, tokens[0]) as a,
+                connect(client, table, tokens[1]) as b,
+                connect(client, table, tokens[2]) as c,
+            ):
+                bid_until_play(client, table, [a, b, c])
+                st = server.state
+                hopeless = [k for k in range(3) if st.to_act == 0 and not claim_possible(st, 0, k)]
+                if not hopeless:
+                    continue
+                a.send({"type": "claim", "tricks": hopeless[0]})
+                for p in (a, b, c):
+                    no = told(p, "refused")
+                    assert "no play of the cards" in no["why"]
+                assert not any(m["type"] == "claim" and m["status"] == "asked" for m in b.seen)
+                assert server.claims.asking is None
+                return
+    raise AssertionError("no deal in 40 gave the host a claim no play can make")
+
+
+def test_the_claimers_move_clock_stands_still_while_the_others_answer(tmp_path: Path) -> None:
+    now = [1000.0]
+    with TestClient(make_app(str(tmp_path / "t.db"), change_grace=0, clock=60, now=lambda: now[0])) as client:
+        table, tokens, k = open_claim_table(client)
+        server = live(client, table)
+        with (
+            connect(client, table, tokens[0]) as a,
+            connect(client, table, tokens[1]) as b,
+            connect(client, table, tokens[2]) as c,
+        ):
+            for p in (a, b, c):
+                p.state_at(server.version)
+            before = server.deadline(0)
+            assert before is not None
+            now[0] += 10  # the claimer thinks for 10 s, then claims
+            a.send({"type": "claim", "tricks": k})
+            told(b, "asked")
+            assert server.deadline(0) is None and server.clocks() == []  # nobody's clock runs
+            now[0] += 25  # the others take 25 s to answer
+            b.send({"type": "answer", "accept": False})
+            told(a, "refused")
+            # The claimer has the time they had when they claimed: 50 s, not 25.
+            assert server.deadline(0) == pytest.approx(before + 25)
+            # The pages were told: no clock while asked, then the claimer's 50 s again.
+            tables = [m for m in a.seen if m["type"] == "table"]
+            assert tables[-2]["clocks"] == [] and tables[-1]["clocks"] == [{"seat": 0, "ms": 50_000}]

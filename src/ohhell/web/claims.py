@@ -111,6 +111,10 @@ class ClaimTable(Protocol):
 
     def broadcast_state(self) -> None: ...
 
+    def broadcast_table(self) -> None: ...
+
+    def resume_clocks(self, paused: float) -> None: ...
+
 
 @dataclass
 class Asking:
@@ -122,6 +126,7 @@ class Asking:
     waiting: set[int]  # people who have not answered yet
     until: float  # the table's clock: no answer by then is a refusal
     owner: str  # the claimer's address: the claim's searches count against it
+    since: float = 0.0  # the table's clock when it was put: move clocks stand still from then
 
 
 class TableClaims:
@@ -229,6 +234,11 @@ class TableClaims:
         if await think.work(line_holds, st.clone(), seat, tricks, owner=owner, table=table.id):
             await self._accept(claim, left, agreed=False, owner=owner)
             return
+        possible = await think.work(claim_possible, st.clone(), seat, tricks, owner=owner, table=table.id)
+        if not possible:
+            # Nobody is asked to judge a claim that cannot come true, however the cards are played.
+            self._tell(_decided(claim, left, "refused", why="no play of the cards left can end that way"))
+            return
         shown = tuple(st.hands[seat])
         people = {
             s.seat
@@ -247,9 +257,20 @@ class TableClaims:
         if not people:
             await self._agreed(claim, left, owner)
             return
-        self.asking = Asking(claim, left, shown, people, table.hub.now() + CLAIM_WAIT, owner)
+        now = table.hub.now()
+        self.asking = Asking(claim, left, shown, people, now + CLAIM_WAIT, owner, since=now)
         self._tell({"status": "asked", **self._asked_json(self.asking)})
+        table.broadcast_table()  # the move clocks stand still while the others answer
         table.wake.set()
+
+    def _stop_asking(self) -> None:
+        """The claim being asked is settled or off: the move clocks go on
+        from where they stood when it was put (the claimer's time is not
+        spent while the others judge their cards)."""
+        a = self.asking
+        self.asking = None
+        if a is not None:
+            self.table.resume_clocks(self.table.hub.now() - a.since)
 
     def _owner(self, seat: int) -> str:
         """The address a claim's searches count against: the claimer's own
@@ -266,7 +287,7 @@ class TableClaims:
             if a is None or seat not in a.waiting or self.table.status != "playing":
                 raise TableError("there is no claim for you to answer", "claim")
             if not accept:
-                self.asking = None
+                self._stop_asking()
                 self._tell(_decided(a.claim, a.left, "refused", by=seat))
                 self.table.wake.set()
                 return
@@ -274,7 +295,7 @@ class TableClaims:
             if a.waiting:
                 self._tell({"status": "asked", **self._asked_json(a)})
                 return
-            self.asking = None
+            self._stop_asking()
             # No room asked for: the claim had its room when made, and its
             # last searches wait in the claimer's turn like any other.
             await self._agreed(a.claim, a.left, a.owner)
@@ -287,7 +308,7 @@ class TableClaims:
             return None
         if now < a.until:
             return a.until - now
-        self.asking = None
+        self._stop_asking()
         self._tell(_decided(a.claim, a.left, "refused", by=min(a.waiting), why="no answer"))
         return 0.0
 
@@ -300,7 +321,7 @@ class TableClaims:
         the table ended); the bots go on."""
         a = self.asking
         if a is not None:
-            self.asking = None
+            self._stop_asking()
             self._tell(_decided(a.claim, a.left, status, why=why))
             self.table.wake.set()
 

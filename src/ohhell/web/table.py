@@ -208,7 +208,17 @@ class LiveTable:
             return None  # alone with bots: nobody waits, so no clock hurries the player
         if seat not in self.match.to_ask() or not self.match.legal(seat):
             return None  # a bid that may still be changed is a right, not a move owed: no clock
+        if self.claims.asking is not None:
+            return None  # a claim is put to the others: every clock stands still (resume_clocks)
         return self.match.turn_started[seat] + self.clock
+
+    def resume_clocks(self, paused: float) -> None:
+        """The clocks stood still for ``paused`` seconds (a claim was put to
+        the others): whoever is to move has that time back, and the pages are
+        told the clocks again."""
+        for seat in self.match.to_ask():
+            self.match.turn_started[seat] += paused
+        self.broadcast_table()
 
     def bot_plays(self, seat: int, now: float | None = None) -> bool:
         """Does a bot choose for ``seat`` now (a bot's seat, or an away person's)?"""
