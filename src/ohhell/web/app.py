@@ -406,6 +406,9 @@ class Server:
                 if barred:  # the host removed someone from here: no seat for them under a new token
                     raise TableError(barred, "seat", status=403)
                 seat, token = await self.tables.join(table, seat, name)
+                # Their address is the seat's person's from now, socket or
+                # not: a removal in the lobby bars it from the seats here.
+                table.chat.joined(seat, address, new_person=True)
                 return {"json": {"table": table.id, "seat": seat, "token": token}}
             if op == "rematch":
                 table_id, seat, token = await self.tables.rematch(table, _token(data))
