@@ -60,7 +60,7 @@ from .protocol import dumps as dumps_json
 from .relay import Relay
 from .replays import Replays, replay_frames
 from .requests import int_field, json_body, number_field, shown
-from .reviews import REVIEW_SECONDS, REVIEWS_AT_ONCE, Reviews, review_routes
+from .reviews import REVIEW_SECONDS, REVIEWS_AT_ONCE, Reviews, bearer, review_routes
 from .scores import score_routes
 from .store import Store
 from .table import (
@@ -371,7 +371,9 @@ class Server:
         return await self._at_table(request, "start", await json_body(request))
 
     async def record(self, request: Request) -> Response:
-        return await self._at_table(request, "record")
+        # A private table's record holds every hand of the match: a seat's
+        # token is asked for, in a header (an address gets logged).
+        return await self._at_table(request, "record", {"token": bearer(request)})
 
     async def _at_table(self, request: Request, op: str, data: Json | None = None) -> Response:
         """A request about one table, answered by the process that holds it
@@ -420,6 +422,11 @@ class Server:
             elif op == "start":
                 await self.tables.start(table, _token(data))
             elif op == "record":
+                if table.seat_of_token(_token(data)) is None and not table.listed:
+                    raise TableError(
+                        "Only the players of this table can download its record: it is not a public table.",
+                        status=403,
+                    )
                 if table.status not in ("over", "ended"):
                     raise TableError("the record can be downloaded once the match is over", status=409)
                 return {
