@@ -29,9 +29,17 @@ The search holds the interpreter's lock, so a review runs whole in a worker
 process (spawned when first needed, at a lower priority than the server, and
 ended with it), never in a thread beside the event loop: the event loop only
 reads its progress and stores its result. A review is bounded in time
-(``seconds``), at most ``at_once`` run on a process and one per address, and
+(``seconds``), an address has one under way at a time (made or waiting), and
 an address may begin ``Quotas`` "reviews" in a window; each refusal is a 429
 in plain words.
+
+At most ``at_once`` reviews are made together on a process; others wait in
+line, in the order asked (up to ``REVIEWS_WAITING``, then a 429), and each
+answer says how many are before them. A long record (more than
+``LONG_LINES`` lines: longer than any usual match) may hold only
+``at_once - 1`` of the places (at least one), so a few long records, each
+taking up to ``seconds``, never take every place from everybody else: a
+usual match waiting behind them goes first.
 
 Each review is kept in the database (``ohhell_reviews``) under its name,
 from the moment it begins: a review asked for again is served from
@@ -81,7 +89,10 @@ log = logging.getLogger("ohhell.web")
 Json = dict[str, Any]
 
 REVIEWS_AT_ONCE: Final = 2  # reviews made together on one server process
-REVIEWS_PER_ADDRESS: Final = 1  # reviews one address may have under way at once
+REVIEWS_PER_ADDRESS: Final = 1  # reviews one address may have under way at once, made or waiting
+REVIEWS_WAITING: Final = 32  # reviews waiting for their turn on one server process; then refused
+LONG_LINES: Final = 1500  # a record longer than this (a usual match has under 700) is a long review
+TOUCH_EVERY: Final = 30.0  # seconds between writes that say a waiting review is still there (< STALE)
 REVIEW_SECONDS: Final = 300.0  # a review still going after this long is stopped
 REVIEW_SEED: Final = 1  # the seed ``ohhell review`` uses by default: the same record, the same review
 PROGRESS_EVERY: Final = 1.0  # seconds between a review's progress written to the database
@@ -210,8 +221,11 @@ class _Job:
     name: str
     key: str
     address: str
+    long: bool  # a long record: it may not take the last place (module docstring)
     progress: dict[str, int] | None = None
     stored: dict[str, int] | None = None  # the progress last written to the database
+    stored_at: float = 0.0  # when (time.monotonic())
+    started: bool = False  # being made (else waiting for its turn)
 
 
 class Reviews:
@@ -235,7 +249,9 @@ class Reviews:
         self.processes = processes
         self.run = run
         self.store: Store | None = None  # the server's, once it has started
-        self.jobs: dict[str, _Job] = {}  # reviews under way here, by name
+        self.jobs: dict[str, _Job] = {}  # reviews under way here (made or waiting), by name
+        self.waiting: list[_Job] = []  # reviews waiting for their turn, in the order asked
+        self._freed = asyncio.Event()  # set (and replaced) when a review ends: the next one may begin
         self.begun = 0  # reviews this process has begun (a review served from the store begins none)
         self._of_address: Counter[str] = Counter()
         self._reading: set[str] = set()  # addresses whose record is being read
@@ -355,9 +371,9 @@ class Reviews:
                 "busy",
                 status=429,
             )
-        if len(self.jobs) >= self.at_once:
+        if len(self.waiting) >= REVIEWS_WAITING:
             raise TableError(
-                "The server is already reviewing as many matches as it can: try again in a few minutes.",
+                "The server has as many reviews waiting as it can: try again in a few minutes.",
                 "busy",
                 status=429,
             )
@@ -367,17 +383,58 @@ class Reviews:
         name = review_name(key)
         if not self.store.begin_review(name, table, time.time() - STALE):
             return 200, self._where(key)[1]  # another process began it a moment ago
-        job = self.jobs[name] = _Job(name, key, address)
+        job = self.jobs[name] = _Job(name, key, address, long=text.count("\n") > LONG_LINES)
+        self.waiting.append(job)
         self._of_address[address] += 1
         self.begun += 1
+        if not self._may_begin(job):
+            job.progress = {"waiting": self._ahead(job)}
         task = asyncio.get_running_loop().create_task(self._work(job, text))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return 202, answer_text(key, "running", progress=None)
+        return 202, answer_text(key, "running", progress=job.progress)
+
+    # --- The line ---
+
+    def _could_begin(self, job: _Job) -> bool:
+        """Is there a place for ``job`` now, whoever is before it?"""
+        made = [j for j in self.jobs.values() if j.started]
+        if len(made) >= self.at_once:
+            return False
+        return not job.long or sum(j.long for j in made) < max(1, self.at_once - 1)
+
+    def _may_begin(self, job: _Job) -> bool:
+        """Is it ``job``'s turn: a place for it, and none for anyone before it?"""
+        for before in self.waiting:
+            if before is job:
+                return self._could_begin(job)
+            if self._could_begin(before):
+                return False
+        return False
+
+    def _ahead(self, job: _Job) -> int:
+        """How many reviews are before ``job``: being made, or waiting before it."""
+        made = sum(j.started for j in self.jobs.values())
+        return made + (self.waiting.index(job) if job in self.waiting else 0)
+
+    async def _turn(self, job: _Job) -> None:
+        """Wait for ``job``'s turn, telling the database where it stands."""
+        while not self._may_begin(job):
+            job.progress = {"waiting": self._ahead(job)}
+            now = time.monotonic()
+            if job.progress != job.stored or now - job.stored_at >= TOUCH_EVERY:
+                self._store(lambda s: s.review_progress(job.name, job.progress or {}))
+                job.stored, job.stored_at = job.progress, now
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._freed.wait(), PROGRESS_EVERY)
+        self.waiting.remove(job)
+        job.started = True
+        job.progress = None
 
     async def _work(self, job: _Job, text: str) -> None:
         args = (job.name, text, REVIEW_SEED, self.budget.to_json(), self.seconds)
         try:
+            await self._turn(job)
             if self.run is not None:
                 future: asyncio.Future[tuple[bool, str]] = asyncio.ensure_future(self.run(review_work, *args))
             else:
@@ -403,6 +460,11 @@ class Reviews:
 
     def _end(self, job: _Job, state: str, text: str) -> None:
         self._store(lambda s: s.end_review(job.name, state, text))
+        if job in self.waiting:
+            self.waiting.remove(job)
+        # Whoever waits looks again at once (a fresh event for the next end).
+        freed, self._freed = self._freed, asyncio.Event()
+        freed.set()
         if self.jobs.get(job.name) is job:
             del self.jobs[job.name]
             self._of_address[job.address] -= 1
@@ -429,7 +491,7 @@ class Reviews:
             except (OSError, ValueError, EOFError):  # the queue closed with its workers
                 return
             job = self.jobs.get(name)
-            if job is not None:
+            if job is not None and job.started:
                 job.progress = progress
 
     def _executor(self) -> concurrent.futures.Executor | None:

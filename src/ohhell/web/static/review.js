@@ -126,6 +126,15 @@ function onAnswer(answer) {
 function progress(p) {
   offer("", { busy: true });
   const bar = $("#review-progress");
+  if (p && p.waiting !== undefined) {
+    // The server makes a few reviews at a time; the others wait in line.
+    bar.removeAttribute("value");
+    const n = p.waiting;
+    fill($("#review-status"), n > 0
+      ? `Waiting for its turn: the server is making ${n} review${n === 1 ? "" : "s"} before yours.`
+      : "Waiting for its turn: yours is next.");
+    return;
+  }
   if (!p || !p.total) {
     bar.removeAttribute("value"); // still starting: a bar without a value shows that
     fill($("#review-status"), "The review is starting…");
