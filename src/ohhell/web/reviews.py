@@ -430,6 +430,9 @@ class Reviews:
         self.waiting.remove(job)
         job.started = True
         job.progress = None
+        if job.stored is not None:  # other processes read "waiting" until told it began
+            self._store(lambda s: s.review_progress(job.name, {}))
+            job.stored = None
 
     async def _work(self, job: _Job, text: str) -> None:
         args = (job.name, text, REVIEW_SEED, self.budget.to_json(), self.seconds)
