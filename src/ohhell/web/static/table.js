@@ -863,10 +863,12 @@ function statusLine() {
   }
   if (!t) return "Loading…";
   if (t.status === "ended") {
-    return el("span", {}, "The host ended this table. ",
-      el("a", { href: `/api/tables/${encodeURIComponent(TABLE)}/record`, download: "", onclick: downloadRecord },
-        "Download the record so far"),
-      " · ", el("a", { href: "/" }, "Go home"));
+    // A private table's record is its players' alone: no link for its watchers.
+    const download = S.seat !== null || t.public
+      ? [el("a", { href: `/api/tables/${encodeURIComponent(TABLE)}/record`, download: "", onclick: downloadRecord },
+        "Download the record so far"), " · "]
+      : [];
+    return el("span", {}, "The host ended this table. ", ...download, el("a", { href: "/" }, "Go home"));
   }
   if (t.status === "lobby") {
     if (S.seat === null) return "Pick a seat and a name to join.";
