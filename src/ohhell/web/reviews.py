@@ -387,7 +387,9 @@ class Reviews:
         self.waiting.append(job)
         self._of_address[address] += 1
         self.begun += 1
-        if not self._may_begin(job):
+        if self._may_begin(job):
+            self._begins(job)  # now, so the next one asked already counts it
+        else:
             job.progress = {"waiting": self._ahead(job)}
         task = asyncio.get_running_loop().create_task(self._work(job, text))
         self._tasks.add(task)
@@ -419,6 +421,8 @@ class Reviews:
 
     async def _turn(self, job: _Job) -> None:
         """Wait for ``job``'s turn, telling the database where it stands."""
+        if job.started:
+            return
         while not self._may_begin(job):
             job.progress = {"waiting": self._ahead(job)}
             now = time.monotonic()
@@ -427,6 +431,10 @@ class Reviews:
                 job.stored, job.stored_at = job.progress, now
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._freed.wait(), PROGRESS_EVERY)
+        self._begins(job)
+
+    def _begins(self, job: _Job) -> None:
+        """``job`` takes a place: out of the line, to be made now."""
         self.waiting.remove(job)
         job.started = True
         job.progress = None
