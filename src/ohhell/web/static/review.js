@@ -131,7 +131,7 @@ function progress(p) {
     bar.removeAttribute("value");
     const n = p.waiting;
     fill($("#review-status"), n > 0
-      ? `Waiting for its turn: the server is making ${n} review${n === 1 ? "" : "s"} before yours.`
+      ? `Waiting for its turn: ${n} review${n === 1 ? " is" : "s are"} before yours.`
       : "Waiting for its turn: yours is next.");
     return;
   }
