@@ -65,7 +65,8 @@ def running(pid: int) -> bool:
 def post(port: int, path: str, body: bytes) -> int:
     request = urllib.request.Request(f"http://{HOST}:{port}{path}", data=body, method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=60) as answer:
+        # A generous time: the review's workers start and warm up before reading the record.
+        with urllib.request.urlopen(request, timeout=180) as answer:
             answer.read()
             return int(answer.status)
     except urllib.error.HTTPError as err:
