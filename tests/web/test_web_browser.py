@@ -359,7 +359,11 @@ def test_one_person_plays_a_whole_match(base: str, finished: dict[str, Any]) -> 
     assert finished["shown"] == totals
     page = finished["page"]
     table = finished["table"]
-    assert page.request.get(f"{base}/api/tables/{table}/record").text() == finished["record"]
+    # A private table's record is its players': the page's seat token opens it.
+    token = page.evaluate(f"() => localStorage.getItem('ohhell-token-{table}')")
+    assert page.request.get(f"{base}/api/tables/{table}/record").status == 403
+    seat = {"Authorization": f"Bearer {token}"}
+    assert page.request.get(f"{base}/api/tables/{table}/record", headers=seat).text() == finished["record"]
     public = page.request.get(f"{base}/api/tables/{table}").json()
     assert public["status"] == "over"
     assert [s["name"] for s in public["seats"]] == list(record.seats)
@@ -401,7 +405,9 @@ def test_two_people_at_one_table(base: str, browser: Browser) -> None:
         assert set(standings_shown(b)) >= {"Ann", "Bob"}
 
         # Each page showed only its own seat's cards: a subset of that seat's deal.
-        record = loads(b.request.get(f"{base}/api/tables/{table}/record").text())
+        token = b.evaluate(f"() => localStorage.getItem('ohhell-token-{table}')")
+        seat = {"Authorization": f"Bearer {token}"}
+        record = loads(b.request.get(f"{base}/api/tables/{table}/record", headers=seat).text())
         deals = [action.hands for action in record.actions if isinstance(action, Deal)]
         assert len(deals) == 3
         for seat in (0, 1):
@@ -555,9 +561,18 @@ def test_phone_size_has_no_horizontal_scroll(base: str, browser: Browser) -> Non
 
 
 def test_replay_page(base: str, browser: Browser, finished: dict[str, Any]) -> None:
-    context = new_context(browser)
+    # A private table's replay is its players': a stranger's browser is refused...
+    stranger = new_context(browser)
     try:
-        page = context.new_page()
+        page = stranger.new_page()
+        page.goto(f"{base}/replay?table={finished['table']}")
+        page.get_by_text("Could not load the match's record").wait_for()
+        assert page.locator("#viewer").is_hidden()
+    finally:
+        stranger.close()
+    # ...and the player's, holding the seat's token, replays it.
+    page = finished["page"].context.new_page()
+    try:
         page.goto(f"{base}/replay?table={finished['table']}")
         page.locator("#viewer").wait_for()
         actions = len(loads(finished["record"]).actions)
@@ -587,7 +602,7 @@ def test_replay_page(base: str, browser: Browser, finished: dict[str, Any]) -> N
         page.click("#next-trick")
         no_horizontal_scroll(page)
     finally:
-        context.close()
+        page.close()
 
 
 # ---------------------------------------------------------------- screenshots for docs/

@@ -135,11 +135,11 @@ def test_a_watcher_of_a_private_table_is_told_the_review_is_for_its_players(
         other.goto(f"{review_base}/t/{table}")
         other.locator("#standings").wait_for()
         assert other.locator("#review-link").is_hidden()
+        # Its record, and so its replay, is its players' too.
+        assert other.locator("#download-record").is_hidden() and other.locator("#replay-link").is_hidden()
         other.goto(f"{review_base}/replay?table={table}")
-        other.locator("#viewer").wait_for()
-        status = other.locator("#review-status")
-        status.filter(has_text="Only the players").wait_for()
-        assert other.locator("#review-button").is_hidden()
+        other.get_by_text("Only the players of this table can download its record").wait_for()
+        assert other.locator("#viewer").is_hidden() and other.locator("#review-button").is_hidden()
     finally:
         host.close()
         watcher.close()

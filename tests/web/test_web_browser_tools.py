@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import test_web_browser as tb
@@ -104,8 +105,11 @@ def test_the_host_ends_the_table(base: str, browser: Browser) -> None:
             assert page.locator("#claim-button").is_hidden()
         friend.locator("#chat-log li", has_text="The host ended the table").wait_for()
         link = friend.locator("#status a", has_text="Download the record so far")
-        record = friend.request.get(f"{base}{link.get_attribute('href')}")
-        assert record.ok and "Ivy" in record.text()
+        # The page sends the seat's token (a private table's record is its players').
+        assert friend.request.get(f"{base}{link.get_attribute('href')}").status == 403
+        with friend.expect_download() as download:
+            link.click()
+        assert "Ivy" in Path(download.value.path()).read_text(encoding="utf-8")
 
 
 def test_a_claim_from_the_page(live_server: Any, browser: Browser) -> None:
@@ -143,7 +147,10 @@ def test_a_claim_from_the_page(live_server: Any, browser: Browser) -> None:
             page.locator("#hand button.card.legal").click()
     page.locator("#standings").wait_for()
     href = page.locator("#download-record").get_attribute("href") or ""
-    record = page.request.get(href if href.startswith("http") else f"{live_server['base']}{href}").text()
+    # A private table's record is its players': the page's seat token opens it.
+    token = page.evaluate("() => localStorage.getItem(`ohhell-token-${location.pathname.split('/').pop()}`)")
+    url = href if href.startswith("http") else f"{live_server['base']}{href}"
+    record = page.request.get(url, headers={"Authorization": f"Bearer {token}"}).text()
     assert re.findall(r"^claim 0 ([01])$", record, re.MULTILINE) == [str(outcomes[0][0])], record
     page.context.close()
 

@@ -117,7 +117,7 @@ def test_a_certain_claim_of_every_trick_left_settles_the_hand_and_the_record_kee
             card = next(a for a in ann.obs["legal"] if a["kind"] == "play")
             ann.act(card, ann.version)
             ann.state_where(lambda m: m["obs"]["phase"] == "over", "the end")
-        text = client.get(f"/api/tables/{table}/record").text
+        text = client.get(f"/api/tables/{table}/record", headers={"Authorization": f"Bearer {token}"}).text
     record = loads(text)
     assert [(c.seat, c.tricks) for c in record.claims] == [(0, certain)]
     assert text.count("claim 0 ") == 1
@@ -214,7 +214,12 @@ def test_a_claim_everyone_agrees_to_is_played_out_so_it_comes_true(tmp_path: Pat
             b.send({"type": "act", "version": settled["version"], "action": {"kind": "play", "card": "AS"}})
             refused(b)  # the hand is over: nothing more to play
         assert [
-            (cl.seat, cl.tricks) for cl in loads(client.get(f"/api/tables/{table}/record").text).claims
+            (cl.seat, cl.tricks)
+            for cl in loads(
+                client.get(
+                    f"/api/tables/{table}/record", headers={"Authorization": f"Bearer {tokens[0]}"}
+                ).text
+            ).claims
         ] == [(0, k)]
 
 

@@ -590,7 +590,9 @@ def play_match(
                 shown = client.get(f"/api/tables/{table}")
                 assert shown.status_code == 200, shown.text
                 http = [(shown.json()["version"], shown.text)]
-                record = client.get(f"/api/tables/{table}/record")
+                record = client.get(
+                    f"/api/tables/{table}/record", headers={"Authorization": f"Bearer {tokens[0]}"}
+                )
                 if record.status_code != 200 or live.status != "over":  # unless it ended meanwhile
                     assert record.status_code == 409, record.text
                     http.append((live.version, record.text))
@@ -617,7 +619,7 @@ def play_match(
             break
         if text is not None:
             conn.messages.append(text)
-    r = client.get(f"/api/tables/{table}/record")
+    r = client.get(f"/api/tables/{table}/record", headers={"Authorization": f"Bearer {tokens[0]}"})
     assert r.status_code == 200, r.text
     stats = policy.stats
     return Match(

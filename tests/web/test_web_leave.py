@@ -81,7 +81,8 @@ def test_the_host_ends_the_table_for_everyone(client: TestClient) -> None:
     table = made["table"]
     ben = join(client, table, 1, "Ben")
     client.post(f"/api/tables/{table}/start", json={"token": made["token"]})
-    r = client.get(f"/api/tables/{table}/record")
+    seat = {"Authorization": f"Bearer {ben}"}  # a private table's record is its players'
+    r = client.get(f"/api/tables/{table}/record", headers=seat)
     assert r.status_code == 409  # not before the end
     with connect(client, table, made["token"]) as host, connect(client, table, ben) as guest:
         host.state_where(lambda m: True, "the first state")
@@ -101,5 +102,5 @@ def test_the_host_ends_the_table_for_everyone(client: TestClient) -> None:
         host.send({"type": "end"})
         assert "ended already" in refusal(host)["error"]
     assert client.get(f"/api/tables/{table}").json()["status"] == "ended"
-    r = client.get(f"/api/tables/{table}/record")
+    r = client.get(f"/api/tables/{table}/record", headers=seat)
     assert r.status_code == 200 and "Ann" in r.text  # the match so far

@@ -192,4 +192,5 @@ def test_a_finished_table_nobody_watches_leaves_memory_and_comes_back(tmp_path: 
             time.sleep(0.02)
         shown = client.get(f"/api/tables/{table}").json()
         assert shown["status"] == "over"
-        assert client.get(f"/api/tables/{table}/record").status_code == 200
+        seat = {"Authorization": f"Bearer {token}"}
+        assert client.get(f"/api/tables/{table}/record", headers=seat).status_code == 200

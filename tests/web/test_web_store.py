@@ -193,7 +193,8 @@ def test_a_restarted_server_resumes_every_table_where_it_stopped(db_url: str) ->
             assert p.state["obs"] == before["obs"]  # the same hands, bids, tricks, turn
             final = play_all([p])
         assert final["obs"]["phase"] == "over"
-        record = loads(client.get(f"/api/tables/{table}/record").text)
+        seat = {"Authorization": f"Bearer {made['token']}"}
+        record = loads(client.get(f"/api/tables/{table}/record", headers=seat).text)
     done = log_of(db_url, table)
     assert done[: len(stopped)] == stopped  # nothing lost, nothing doubled
     assert len(done) == final["version"] == len(record.actions)
@@ -220,12 +221,12 @@ def test_bots_go_on_after_a_restart_in_the_middle_of_a_hand(db_url: str) -> None
         assert [line.split()[:2] for line in lines[1:]] == [["bid", "1"], ["bid", "2"], ["bid", "3"]]
         with connect(client, table, made["token"]) as p:
             assert play_all([p])["obs"]["phase"] == "over"
-    assert loads(_record(db_url, table)).replay(complete=True) is not None
+    assert loads(_record(db_url, table, made["token"])).replay(complete=True) is not None
 
 
-def _record(url: str, table: str) -> str:
+def _record(url: str, table: str, token: str) -> str:
     with TestClient(make_app(url)) as client:
-        r = client.get(f"/api/tables/{table}/record")
+        r = client.get(f"/api/tables/{table}/record", headers={"Authorization": f"Bearer {token}"})
         assert r.status_code == 200, r.text
         return r.text
 

@@ -302,12 +302,13 @@ def test_fill_and_start_are_for_the_host_only(client: TestClient) -> None:
 def test_record_is_offered_once_the_match_is_over(client: TestClient, tmp_path: Path) -> None:
     made = new_table(client, options=SHORT, seats=BOTS3, start=True)
     table = made["table"]
-    r = client.get(f"/api/tables/{table}/record")
+    seat = {"Authorization": f"Bearer {made['token']}"}  # the record of a private table is its players'
+    r = client.get(f"/api/tables/{table}/record", headers=seat)
     assert r.status_code == 409
     final = play_out(client, table, made["token"])
     assert final["obs"]["phase"] == "over" and final["obs"]["standings"]
     assert public(client, table)["status"] == "over"
-    r = client.get(f"/api/tables/{table}/record")
+    r = client.get(f"/api/tables/{table}/record", headers=seat)
     assert r.status_code == 200
     assert f'filename="ohhell-{table}.ohr"' in r.headers["content-disposition"]
     record = loads(r.text)
@@ -322,7 +323,9 @@ def test_record_is_offered_once_the_match_is_over(client: TestClient, tmp_path: 
 def test_replay_gives_one_face_up_frame_per_action(client: TestClient) -> None:
     made = new_table(client, options=SHORT, seats=BOTS3, start=True)
     play_out(client, made["table"], made["token"])
-    text = client.get(f"/api/tables/{made['table']}/record").text
+    text = client.get(
+        f"/api/tables/{made['table']}/record", headers={"Authorization": f"Bearer {made['token']}"}
+    ).text
     record = loads(text)
     r = client.post("/api/replay", content=text.encode())
     assert r.status_code == 200, r.text
@@ -349,7 +352,8 @@ def test_replay_gives_one_face_up_frame_per_action(client: TestClient) -> None:
 def test_replay_refuses_a_bad_record_naming_the_line(client: TestClient) -> None:
     made = new_table(client, options=SHORT, seats=BOTS3, start=True)
     play_out(client, made["table"], made["token"])
-    lines = client.get(f"/api/tables/{made['table']}/record").text.splitlines()
+    seat = {"Authorization": f"Bearer {made['token']}"}
+    lines = client.get(f"/api/tables/{made['table']}/record", headers=seat).text.splitlines()
     lines[5] = "what is this"
     r = client.post("/api/replay", content="\n".join(lines).encode())
     assert r.status_code == 400

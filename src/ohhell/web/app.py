@@ -60,7 +60,7 @@ from .protocol import dumps as dumps_json
 from .relay import Relay
 from .replays import Replays, replay_frames
 from .requests import int_field, json_body, number_field, shown
-from .reviews import REVIEW_SECONDS, REVIEWS_AT_ONCE, Reviews, review_routes
+from .reviews import REVIEW_SECONDS, REVIEWS_AT_ONCE, Reviews, bearer, review_routes
 from .scores import score_routes
 from .store import Store
 from .table import (
@@ -375,7 +375,9 @@ class Server:
         return await self._at_table(request, "start", await json_body(request))
 
     async def record(self, request: Request) -> Response:
-        return await self._at_table(request, "record")
+        # A private table's record holds every hand of the match: a seat's
+        # token is asked for, in a header (an address gets logged).
+        return await self._at_table(request, "record", {"token": bearer(request)})
 
     async def _at_table(self, request: Request, op: str, data: Json | None = None) -> Response:
         """A request about one table, answered by the process that holds it
@@ -410,6 +412,9 @@ class Server:
                 if barred:  # the host removed someone from here: no seat for them under a new token
                     raise TableError(barred, "seat", status=403)
                 seat, token = await self.tables.join(table, seat, name)
+                # Their address is the seat's person's from now, socket or
+                # not: a removal in the lobby bars it from the seats here.
+                table.chat.joined(seat, address, new_person=True)
                 return {"json": {"table": table.id, "seat": seat, "token": token}}
             if op == "rematch":
                 table_id, seat, token = await self.tables.rematch(table, _token(data))
@@ -421,6 +426,11 @@ class Server:
             elif op == "start":
                 await self.tables.start(table, _token(data))
             elif op == "record":
+                if table.seat_of_token(_token(data)) is None and not table.listed:
+                    raise TableError(
+                        "Only the players of this table can download its record: it is not a public table.",
+                        status=403,
+                    )
                 if table.status not in ("over", "ended"):
                     raise TableError("the record can be downloaded once the match is over", status=409)
                 return {

@@ -271,16 +271,27 @@ class TableChat:
         """A seated connection's address is its person's: kept for the seat
         (a muted seat's is stored at once), so a mute or a removal can follow
         them if they come back without their seat."""
-        if conn.seat is None or not conn.address:
+        if conn.seat is not None:
+            self.joined(conn.seat, conn.address)
+
+    def joined(self, seat: int, address: str, *, new_person: bool = False) -> None:
+        """``seat``'s person came from ``address``: when their seat connects,
+        and when they take it over HTTP (``new_person``: a person who posted
+        a join but never opened a socket is followed by a removal all the
+        same, and the addresses of whoever sat there before and left are not
+        theirs)."""
+        if new_person:
+            self.seen.pop(seat, None)
+        if not address:
             return
-        key = self.address_key(conn.address)
-        seen = self.seen.setdefault(conn.seat, {})
+        key = self.address_key(address)
+        seen = self.seen.setdefault(seat, {})
         seen.pop(key, None)
         seen[key] = None
         while len(seen) > ADDRESSES_PER_SEAT:
             del seen[next(iter(seen))]
-        if conn.seat in self.silenced and key not in self.silenced_addresses.get(conn.seat, ()):
-            self.silenced_addresses.setdefault(conn.seat, set()).add(key)
+        if seat in self.silenced and key not in self.silenced_addresses.get(seat, ()):
+            self.silenced_addresses.setdefault(seat, set()).add(key)
             self._store_silenced_addresses()
 
     def bar(self, seat: int) -> None:

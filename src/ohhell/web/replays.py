@@ -12,7 +12,8 @@ at once from one address stalled every other request for seconds. So
   one is refused with 429 while the first is made);
 - makes at most ``REPLAYS_AT_ONCE`` on the whole server, each from reading
   the record to writing the answer's JSON in a worker process (spawned when
-  first needed, at a lower priority than the server, shut down with it),
+  first needed, at a lower priority than the server, shut down with it, and
+  gone by itself within ``PARENT_CHECK`` seconds when the server is killed),
   so the event loop only passes bytes to and fro. In-process tests, which
   think in threads, replay in threads too.
 """
@@ -25,6 +26,8 @@ import contextlib
 import dataclasses
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Final
 
@@ -40,6 +43,7 @@ from .requests import read_body
 
 MAX_RECORD: Final = 1024 * 1024  # the largest record to replay, in bytes
 REPLAYS_AT_ONCE: Final = 2  # records replayed together, server-wide
+PARENT_CHECK: Final = 1.0  # seconds between a worker's looks at whether its server is still there
 
 _MISSING = object()
 
@@ -100,7 +104,18 @@ def replay_answer(raw: bytes) -> tuple[bool, bytes]:
     return True, dumps_json(frames).encode()
 
 
-def _worker_start() -> None:
+def watch_parent(parent: int) -> None:
+    """End this worker when its server ``parent`` is gone: a server killed
+    (so it could not stop its workers) leaves them adopted by another
+    process, where nobody will ever read their answers, and they must not
+    keep its memory and a core. Runs in a thread of the worker."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
+
+
+def _worker_start(parent: int) -> None:
+    threading.Thread(target=watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
     # A replay waits rather than take the CPU from the server's event loop
     # (and the bots' thinking) on a busy machine.
     with contextlib.suppress(OSError):
@@ -155,7 +170,10 @@ class Replays:
             # Spawned, not forked: a fork of a running server copies its
             # threads' locks in whatever state they are.
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                self.at_once, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start
+                self.at_once,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_start,
+                initargs=(os.getpid(),),
             )
         return self._pool
 

@@ -12,19 +12,37 @@ request waits:
   (never before: a running match's record holds cards nobody may see yet)
   and that the asker holds a seat of the table or the table is public.
 - ``POST /api/review`` begins the review of a record sent by the replay
-  page; ``GET /api/review/{record}`` answers where it stands (``record`` is
-  the record's digest, given in every answer).
+  page; ``GET /api/review`` answers where it stands for whoever holds the
+  review's key (``Authorization: Bearer KEY``).
+
+A review's key is a hash of its record's text (``review_key``), given in
+every answer, and only to those who may see the review: who sent the
+record, and at a table who holds a seat (or anyone, at a public table).
+Without the record nobody can make it, and the review is stored under a
+hash of the key (``review_name``), so neither the record's digest (which a
+review holds, and which anybody who saw the review knows) nor a name seen in
+the database or a log opens it: a private table's review goes only to those
+who had its record. The key travels in a header, never in an address,
+since addresses get logged.
 
 The search holds the interpreter's lock, so a review runs whole in a worker
 process (spawned when first needed, at a lower priority than the server, and
 ended with it), never in a thread beside the event loop: the event loop only
 reads its progress and stores its result. A review is bounded in time
-(``seconds``), at most ``at_once`` run on a process and one per address, and
+(``seconds``), an address has one under way at a time (made or waiting), and
 an address may begin ``Quotas`` "reviews" in a window; each refusal is a 429
 in plain words.
 
-Each review is kept in the database (``ohhell_reviews``) under the record's
-digest, from the moment it begins: a review asked for again is served from
+At most ``at_once`` reviews are made together on a process; others wait in
+line, in the order asked (up to ``REVIEWS_WAITING``, then a 429), and each
+answer says how many are before them. A long record (more than
+``LONG_LINES`` lines: longer than any usual match) may hold only
+``at_once - 1`` of the places (at least one), so a few long records, each
+taking up to ``seconds``, never take every place from everybody else: a
+usual match waiting behind them goes first.
+
+Each review is kept in the database (``ohhell_reviews``) under its name,
+from the moment it begins: a review asked for again is served from
 there at once (a restart keeps it), its progress is readable by every
 process, and two processes cannot review the same record at once (the row's
 primary key). A stored review of another format (``ohhell.analysis.FORMAT``)
@@ -38,6 +56,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import dataclasses
+import hashlib
 import json
 import logging
 import multiprocessing
@@ -54,7 +73,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import RecordError, dumps, loads, most_actions
-from ..analysis import FORMAT, Budget, ReviewTimeout, record_digest, review_record
+from ..analysis import FORMAT, Budget, ReviewTimeout, review_record
 from .errors import TableError
 from .guard import Quotas, client_address
 from .replays import MAX_RECORD
@@ -70,7 +89,10 @@ log = logging.getLogger("ohhell.web")
 Json = dict[str, Any]
 
 REVIEWS_AT_ONCE: Final = 2  # reviews made together on one server process
-REVIEWS_PER_ADDRESS: Final = 1  # reviews one address may have under way at once
+REVIEWS_PER_ADDRESS: Final = 1  # reviews one address may have under way at once, made or waiting
+REVIEWS_WAITING: Final = 32  # reviews waiting for their turn on one server process; then refused
+LONG_LINES: Final = 1500  # a record longer than this (a usual match has under 700) is a long review
+TOUCH_EVERY: Final = 30.0  # seconds between writes that say a waiting review is still there (< STALE)
 REVIEW_SECONDS: Final = 300.0  # a review still going after this long is stopped
 REVIEW_SEED: Final = 1  # the seed ``ohhell review`` uses by default: the same record, the same review
 PROGRESS_EVERY: Final = 1.0  # seconds between a review's progress written to the database
@@ -78,7 +100,8 @@ STALE: Final = 120.0  # a review marked running but silent this long was left by
 UPLOADS_KEPT: Final = 7 * 24 * 3600.0  # seconds the review of a record sent by a page is kept
 FINISHED: Final = ("over", "ended")
 OUTDATED: Final = "This review was made by an earlier version of the server: ask again for a new one."
-DIGEST_CHARS: Final = frozenset("0123456789abcdef")
+HEX: Final = frozenset("0123456789abcdef")
+KEY_SALT: Final = b"ohhell review key\n"  # so a review's key is no other hash of its record
 
 Runner = Callable[..., Awaitable[tuple[bool, str]]]
 """Runs ``review_work(*args)`` somewhere and returns its result (tests bring their own)."""
@@ -100,8 +123,20 @@ def _worker_start(parent: int, progress: Any) -> None:
     start_worker(parent)  # gone with its server; the search compiled once
 
 
+def review_key(text: str) -> str:
+    """The key of the review of a record, from its text as ``ohhell.dumps``
+    writes it: only someone who had the record (or was given the key by a
+    route that checked they may see the review) holds it."""
+    return hashlib.sha256(KEY_SALT + text.encode()).hexdigest()
+
+
+def review_name(key: str) -> str:
+    """What the review whose key is ``key`` is stored under (the key itself never is)."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
 def read_record(raw: bytes) -> tuple[bool, str, str]:
-    """A record sent to be reviewed: (True, its digest, its text as
+    """A record sent to be reviewed: (True, its review's key, its text as
     ``ohhell.dumps`` writes it), or (False, why it was refused, ""). Runs in a worker."""
     try:
         record = loads(raw.decode("utf-8"))
@@ -116,7 +151,8 @@ def read_record(raw: bytes) -> tuple[bool, str, str]:
         record.replay()
     except RecordError as err:
         return False, f"the record cannot be replayed: {err}", ""
-    return True, record_digest(record), dumps(record)
+    text = dumps(record)
+    return True, review_key(text), text
 
 
 def _duration(seconds: float) -> str:
@@ -124,7 +160,7 @@ def _duration(seconds: float) -> str:
 
 
 def review_work(
-    digest: str,
+    name: str,
     text: str,
     seed: int,
     budget: dict[str, int],
@@ -133,7 +169,7 @@ def review_work(
 ) -> tuple[bool, str]:
     """One review, start to end: (True, the review's JSON) or (False, why
     not, in words). Its progress goes to ``sink`` (a thread) or the worker's
-    queue, ``(digest, {"done", "total", "hands_done", "hands"})``, at most
+    queue, ``(name, {"done", "total", "hands_done", "hands"})``, at most
     twice a second."""
     put = sink or _SINK
     last = 0.0
@@ -143,7 +179,7 @@ def review_work(
         now = time.monotonic()
         if put is not None and (now - last >= 0.5 or p.done == p.total):
             last = now
-            put((digest, {"done": p.done, "total": p.total, "hands_done": p.hands_done, "hands": p.hands}))
+            put((name, {"done": p.done, "total": p.total, "hands_done": p.hands_done, "hands": p.hands}))
 
     try:
         review = review_record(
@@ -173,19 +209,23 @@ def is_current(text: str) -> bool:
         return False
 
 
-def answer_text(digest: str, state: str, **fields: Any) -> str:
+def answer_text(key: str, state: str, **fields: Any) -> str:
     """A review's state as the routes answer it (``review`` is JSON text already)."""
     review = fields.pop("review", None)
-    head = json.dumps({"status": state, "record": digest, **fields})
+    head = json.dumps({"status": state, "key": key, **fields})
     return head if review is None else f'{head[:-1]}, "review": {review}}}'
 
 
 @dataclasses.dataclass(eq=False)
 class _Job:
-    digest: str
+    name: str
+    key: str
     address: str
+    long: bool  # a long record: it may not take the last place (module docstring)
     progress: dict[str, int] | None = None
     stored: dict[str, int] | None = None  # the progress last written to the database
+    stored_at: float = 0.0  # when (time.monotonic())
+    started: bool = False  # being made (else waiting for its turn)
 
 
 class Reviews:
@@ -209,11 +249,13 @@ class Reviews:
         self.processes = processes
         self.run = run
         self.store: Store | None = None  # the server's, once it has started
-        self.jobs: dict[str, _Job] = {}  # reviews under way here, by record digest
+        self.jobs: dict[str, _Job] = {}  # reviews under way here (made or waiting), by name
+        self.waiting: list[_Job] = []  # reviews waiting for their turn, in the order asked
+        self._freed = asyncio.Event()  # set (and replaced) when a review ends: the next one may begin
         self.begun = 0  # reviews this process has begun (a review served from the store begins none)
         self._of_address: Counter[str] = Counter()
         self._reading: set[str] = set()  # addresses whose record is being read
-        # table -> its version, its record's digest and text (see _record_of)
+        # table -> its version, its review's key and its record's text (see _record_of)
         self._records: OrderedDict[str, tuple[int, str, str]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
@@ -234,20 +276,20 @@ class Reviews:
             raise TableError(
                 "Only the players of this table can see its review: it is not a public table.", status=403
             )
-        digest, text = self._record_of(table)
+        key, text = self._record_of(table)
         if begin:
-            status, body = await self._begin(digest, text, table.id, address, quota=True)
+            status, body = await self._begin(key, text, table.id, address, quota=True)
         else:
-            status, body = 200, self._where(digest)[1]
+            status, body = 200, self._where(key)[1]
         return {"status": status, "raw": body}
 
     def _record_of(self, table: LiveTable) -> tuple[str, str]:
-        """The table's record as text and its digest, made once per version
-        (a page polling a review asks for it every second)."""
+        """The review's key and the table's record as text, made once per
+        version (a page polling a review asks for it every second)."""
         known = self._records.get(table.id)
         if known is None or known[0] != table.version:
-            record = table.record()
-            known = (table.version, record_digest(record), dumps(record))
+            text = dumps(table.record())
+            known = (table.version, review_key(text), text)
             self._records[table.id] = known
             while len(self._records) > 64:
                 self._records.popitem(last=False)
@@ -270,52 +312,56 @@ class Reviews:
             raw = await read_body(request, MAX_RECORD, "the record")
             loop = asyncio.get_running_loop()
             # Reading a long record is seconds of work: off the event loop too.
-            ok, digest, text = await loop.run_in_executor(self._executor(), read_record, raw)
+            ok, key, text = await loop.run_in_executor(self._executor(), read_record, raw)
         except BrokenProcessPool:
             self._drop_pool()
             raise TableError("The record could not be read; try again.", status=503) from None
         finally:
             self._reading.discard(address)
         if not ok:
-            raise TableError(digest)
-        status, body = await self._begin(digest, text, None, address, quota=False)
+            raise TableError(key)
+        status, body = await self._begin(key, text, None, address, quota=False)
         return Response(body, status_code=status, media_type="application/json")
 
     async def show(self, request: Request) -> Response:
-        """``GET /api/review/{record}``: where the review of a sent record stands."""
-        digest = str(request.path_params["record"]).lower()
-        if len(digest) != 64 or not set(digest) <= DIGEST_CHARS:
-            raise TableError("a review is named by its record's digest: 64 hexadecimal digits", status=404)
-        return Response(self._where(digest)[1], media_type="application/json")
+        """``GET /api/review``: where the review whose key the request holds
+        (``Authorization: Bearer KEY``) stands."""
+        key = (bearer(request) or "").lower()
+        if len(key) != 64 or not set(key) <= HEX:
+            raise TableError(
+                "A review is found by the key given when it was asked for: send the record again.", status=404
+            )
+        return Response(self._where(key)[1], media_type="application/json")
 
     # --- Beginning one, and where it stands ---
 
-    def _where(self, digest: str) -> tuple[str, str]:
-        """Where the review of ``digest`` stands: its state and the answer."""
-        job = self.jobs.get(digest)
+    def _where(self, key: str) -> tuple[str, str]:
+        """Where the review whose key is ``key`` stands: its state and the answer."""
+        name = review_name(key)
+        job = self.jobs.get(name)
         if job is not None:
             self._drain()
-            return "running", answer_text(digest, "running", progress=job.progress)
+            return "running", answer_text(key, "running", progress=job.progress)
         assert self.store is not None
-        row = self.store.review(digest)
+        row = self.store.review(name)
         if row is None:
-            return "none", answer_text(digest, "none")
+            return "none", answer_text(key, "none")
         if row.state == "done" and row.text is not None and is_current(row.text):
-            return "done", answer_text(digest, "done", review=row.text)
+            return "done", answer_text(key, "done", review=row.text)
         if row.state == "done":  # another format, as a cached review beside a record is ignored
-            self._store(lambda s: s.end_review(digest, "failed", OUTDATED))
-            return "failed", answer_text(digest, "failed", error=OUTDATED)
+            self._store(lambda s: s.end_review(name, "failed", OUTDATED))
+            return "failed", answer_text(key, "failed", error=OUTDATED)
         if row.state == "running" and row.updated >= time.time() - STALE:
-            return "running", answer_text(digest, "running", progress=row.progress)  # on another process
+            return "running", answer_text(key, "running", progress=row.progress)  # on another process
         words = row.text if row.state == "failed" else "The review stopped before it was finished: ask again."
-        return "failed", answer_text(digest, "failed", error=words)
+        return "failed", answer_text(key, "failed", error=words)
 
     async def _begin(
-        self, digest: str, text: str, table: str | None, address: str, quota: bool
+        self, key: str, text: str, table: str | None, address: str, quota: bool
     ) -> tuple[int, str]:
-        """Begin the review of ``digest`` unless it is done or under way:
-        (the status code, the answer)."""
-        state, body = self._where(digest)
+        """Begin the review whose key is ``key`` unless it is done or under
+        way: (the status code, the answer)."""
+        state, body = self._where(key)
         if state in ("running", "done"):
             return 200, body
         if self._of_address[address] >= REVIEWS_PER_ADDRESS:
@@ -325,28 +371,81 @@ class Reviews:
                 "busy",
                 status=429,
             )
-        if len(self.jobs) >= self.at_once:
+        if len(self.waiting) >= REVIEWS_WAITING:
             raise TableError(
-                "The server is already reviewing as many matches as it can: try again in a few minutes.",
+                "The server has as many reviews waiting as it can: try again in a few minutes.",
                 "busy",
                 status=429,
             )
         if quota:
             self.quotas.take("reviews", address)
         assert self.store is not None
-        if not self.store.begin_review(digest, table, time.time() - STALE):
-            return 200, self._where(digest)[1]  # another process began it a moment ago
-        job = self.jobs[digest] = _Job(digest, address)
+        name = review_name(key)
+        if not self.store.begin_review(name, table, time.time() - STALE):
+            return 200, self._where(key)[1]  # another process began it a moment ago
+        job = self.jobs[name] = _Job(name, key, address, long=text.count("\n") > LONG_LINES)
+        self.waiting.append(job)
         self._of_address[address] += 1
         self.begun += 1
+        if self._may_begin(job):
+            self._begins(job)  # now, so the next one asked already counts it
+        else:
+            job.progress = {"waiting": self._ahead(job)}
         task = asyncio.get_running_loop().create_task(self._work(job, text))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return 202, answer_text(digest, "running", progress=None)
+        return 202, answer_text(key, "running", progress=job.progress)
+
+    # --- The line ---
+
+    def _could_begin(self, job: _Job) -> bool:
+        """Is there a place for ``job`` now, whoever is before it?"""
+        made = [j for j in self.jobs.values() if j.started]
+        if len(made) >= self.at_once:
+            return False
+        return not job.long or sum(j.long for j in made) < max(1, self.at_once - 1)
+
+    def _may_begin(self, job: _Job) -> bool:
+        """Is it ``job``'s turn: a place for it, and none for anyone before it?"""
+        for before in self.waiting:
+            if before is job:
+                return self._could_begin(job)
+            if self._could_begin(before):
+                return False
+        return False
+
+    def _ahead(self, job: _Job) -> int:
+        """How many reviews are before ``job``: being made, or waiting before it."""
+        made = sum(j.started for j in self.jobs.values())
+        return made + (self.waiting.index(job) if job in self.waiting else 0)
+
+    async def _turn(self, job: _Job) -> None:
+        """Wait for ``job``'s turn, telling the database where it stands."""
+        if job.started:
+            return
+        while not self._may_begin(job):
+            job.progress = {"waiting": self._ahead(job)}
+            now = time.monotonic()
+            if job.progress != job.stored or now - job.stored_at >= TOUCH_EVERY:
+                self._store(lambda s: s.review_progress(job.name, job.progress or {}))
+                job.stored, job.stored_at = job.progress, now
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._freed.wait(), PROGRESS_EVERY)
+        self._begins(job)
+
+    def _begins(self, job: _Job) -> None:
+        """``job`` takes a place: out of the line, to be made now."""
+        self.waiting.remove(job)
+        job.started = True
+        job.progress = None
+        if job.stored is not None:  # other processes read "waiting" until told it began
+            self._store(lambda s: s.review_progress(job.name, {}))
+            job.stored = None
 
     async def _work(self, job: _Job, text: str) -> None:
-        args = (job.digest, text, REVIEW_SEED, self.budget.to_json(), self.seconds)
+        args = (job.name, text, REVIEW_SEED, self.budget.to_json(), self.seconds)
         try:
+            await self._turn(job)
             if self.run is not None:
                 future: asyncio.Future[tuple[bool, str]] = asyncio.ensure_future(self.run(review_work, *args))
             else:
@@ -357,7 +456,7 @@ class Reviews:
                 await asyncio.wait({future}, timeout=PROGRESS_EVERY)
                 self._drain()
                 if job.progress is not None and job.progress != job.stored and not future.done():
-                    self._store(lambda s: s.review_progress(job.digest, job.progress or {}))
+                    self._store(lambda s: s.review_progress(job.name, job.progress or {}))
                     job.stored = job.progress
             ok, words = future.result()
         except asyncio.CancelledError:
@@ -366,14 +465,19 @@ class Reviews:
             self._drop_pool()
             ok, words = False, "The review could not be finished (a worker of the server stopped): ask again."
         except Exception:
-            log.exception("the review of record %s failed", job.digest)
+            log.exception("the review %s failed", job.name)
             ok, words = False, "The review failed on the server; it has been logged."
         self._end(job, "done" if ok else "failed", words)
 
     def _end(self, job: _Job, state: str, text: str) -> None:
-        self._store(lambda s: s.end_review(job.digest, state, text))
-        if self.jobs.get(job.digest) is job:
-            del self.jobs[job.digest]
+        self._store(lambda s: s.end_review(job.name, state, text))
+        if job in self.waiting:
+            self.waiting.remove(job)
+        # Whoever waits looks again at once (a fresh event for the next end).
+        freed, self._freed = self._freed, asyncio.Event()
+        freed.set()
+        if self.jobs.get(job.name) is job:
+            del self.jobs[job.name]
             self._of_address[job.address] -= 1
             if self._of_address[job.address] <= 0:
                 del self._of_address[job.address]
@@ -392,13 +496,13 @@ class Reviews:
             return
         while True:
             try:
-                digest, progress = self._queue.get_nowait()
+                name, progress = self._queue.get_nowait()
             except queue.Empty:
                 return
             except (OSError, ValueError, EOFError):  # the queue closed with its workers
                 return
-            job = self.jobs.get(digest)
-            if job is not None:
+            job = self.jobs.get(name)
+            if job is not None and job.started:
                 job.progress = progress
 
     def _executor(self) -> concurrent.futures.Executor | None:
@@ -486,7 +590,7 @@ def review_routes(reviews: Reviews, at_table: AtTable) -> list[Route]:
         Route("/api/tables/{table}/review", _guarded(begin), methods=["POST"]),
         Route("/api/tables/{table}/review", _guarded(status), methods=["GET"]),
         Route("/api/review", _guarded(reviews.upload), methods=["POST"]),
-        Route("/api/review/{record}", _guarded(reviews.show), methods=["GET"]),
+        Route("/api/review", _guarded(reviews.show), methods=["GET"]),
     ]
 
 
@@ -497,6 +601,8 @@ __all__ = [
     "answer_text",
     "bearer",
     "read_record",
+    "review_key",
+    "review_name",
     "review_routes",
     "review_work",
 ]

@@ -31,6 +31,7 @@ from __future__ import annotations
 import datetime
 import hmac
 import json
+import re
 import secrets
 import time
 import weakref
@@ -113,6 +114,16 @@ class Conflict(Exception):
     """Somebody else changed the sheet since it was read."""
 
 
+SHEET_ID: Final = re.compile(r"[A-Za-z0-9_-]{12}")
+"""The shape of every id the server makes (``secrets.token_urlsafe(9)``)."""
+
+
+def is_sheet_id(value: str) -> bool:
+    """Is ``value`` an id the server could have made? Anything else (a NUL,
+    a newline, a long string) is no sheet, and never reaches the database."""
+    return SHEET_ID.fullmatch(value) is not None
+
+
 def create_sheet(engine: Engine, game: ScoreGame) -> tuple[str, str]:
     """Store a new sheet; returns (its id, the edit token). Only the token's hash is kept."""
     _ensure_table(engine)
@@ -135,6 +146,8 @@ def create_sheet(engine: Engine, game: ScoreGame) -> tuple[str, str]:
 
 
 def load_sheet(engine: Engine, sheet_id: str) -> ScoreRow | None:
+    if not is_sheet_id(sheet_id):
+        return None
     _ensure_table(engine)
     with engine.connect() as db:
         row = db.execute(select(scoregames_t).where(scoregames_t.c.id == sheet_id)).first()
@@ -377,7 +390,9 @@ class ScoreRoutes:
 
     def _row(self, request: Request) -> ScoreRow:
         sheet_id = request.path_params["sheet"]
-        row = load_sheet(self.engine, sheet_id) if len(sheet_id) <= 32 else None
+        # Checked before the database: PostgreSQL refuses a NUL in a string
+        # with an error, which was a 500 with the raw path in the log.
+        row = load_sheet(self.engine, sheet_id) if is_sheet_id(sheet_id) else None
         if row is None:
             raise TableError("there is no such score sheet", status=404)
         return row
@@ -489,6 +504,7 @@ __all__ = [
     "ScoreRow",
     "apply_entry",
     "create_sheet",
+    "is_sheet_id",
     "load_sheet",
     "new_game",
     "save_sheet",

@@ -52,10 +52,14 @@ async function main() {
     R.me = getSeat(table);
     setLoadStatus("Loading the match's record…");
     try {
-      const text = await api("GET", `/api/tables/${encodeURIComponent(table)}/record`);
+      // A private table's record is its players' alone: the seat's token
+      // goes in a header, never in the address.
+      const token = getToken(table);
+      const headers = token ? { Authorization: `Bearer ${token}` } : {};
+      const text = await api("GET", `/api/tables/${encodeURIComponent(table)}/record`, undefined, headers);
       await loadText(text, "The match");
       $("#load").hidden = true; // the match came with the link: no file to choose
-      setupReview({ source: { table, token: getToken(table) }, names: R.names, me: R.me, go, ask: params.get("review") === "1" });
+      setupReview({ source: { table, token }, names: R.names, me: R.me, go, ask: params.get("review") === "1" });
     } catch (err) {
       setLoadStatus("");
       showMessage(`Could not load the match's record: ${err.message}`, "error", 0);

@@ -6,7 +6,9 @@
 // "done" | "failed", "record", "progress"?, "review"?, "error"?}); this page
 // polls while it runs. A finished table's review is asked for with the seat's
 // token (POST body, or "Authorization: Bearer" on GET); a record loaded from
-// a file is sent whole (POST /api/review) and followed by its digest.
+// a file is sent whole (POST /api/review) and followed by the review's key
+// that every answer holds (GET /api/review, "Authorization: Bearer" too: a
+// key in the address would be written to logs).
 //
 // Selectors: #review-ask (#review-button, #review-progress, #review-status),
 // #decision (#decision-verdict, #decision-body, #prev-marked, #next-marked), #review-summary
@@ -23,7 +25,7 @@ const DID = { bid: "bid", trump: "named", play: "played" }; // "Ann played 5♥"
 
 const V = {
   source: null, // {table, token} or {text} (a record from a file)
-  digest: null, // the record's digest, once the server has named it
+  key: null, // the review's key, once the server has given it
   review: null,
   byVersion: new Map(), // action index -> reviewed decision
   marked: [], // versions of the marked decisions, in order
@@ -47,7 +49,7 @@ const V = {
  */
 export function setupReview({ source, names, me, go, ask = false }) {
   clearTimeout(V.timer);
-  Object.assign(V, { source, names, me, go, digest: null, review: null, byVersion: new Map(), marked: [],
+  Object.assign(V, { source, names, me, go, key: null, review: null, byVersion: new Map(), marked: [],
     puzzles: [], puzzle: 0, asked: false });
   $("#review-ask").hidden = false;
   $("#decision").hidden = true;
@@ -85,8 +87,9 @@ async function askForReview() {
 
 async function look() {
   try {
-    const path = V.source.table ? `/api/tables/${encodeURIComponent(V.source.table)}/review` : `/api/review/${V.digest}`;
-    const headers = V.source.token ? { Authorization: `Bearer ${V.source.token}` } : {};
+    const path = V.source.table ? `/api/tables/${encodeURIComponent(V.source.table)}/review` : "/api/review";
+    const secret = V.source.table ? V.source.token : V.key;
+    const headers = secret ? { Authorization: `Bearer ${secret}` } : {};
     onAnswer(await api("GET", path, undefined, headers));
   } catch (err) {
     refused(err);
@@ -105,7 +108,7 @@ function refused(err) {
 }
 
 function onAnswer(answer) {
-  V.digest = answer.record || V.digest;
+  V.key = answer.key || V.key;
   if (answer.status === "done") {
     showReview(answer.review);
   } else if (answer.status === "running") {
@@ -123,6 +126,15 @@ function onAnswer(answer) {
 function progress(p) {
   offer("", { busy: true });
   const bar = $("#review-progress");
+  if (p && p.waiting !== undefined) {
+    // The server makes a few reviews at a time; the others wait in line.
+    bar.removeAttribute("value");
+    const n = p.waiting;
+    fill($("#review-status"), n > 0
+      ? `Waiting for its turn: ${n} review${n === 1 ? " is" : "s are"} before yours.`
+      : "Waiting for its turn: yours is next.");
+    return;
+  }
   if (!p || !p.total) {
     bar.removeAttribute("value"); // still starting: a bar without a value shows that
     fill($("#review-status"), "The review is starting…");

@@ -900,9 +900,13 @@ function statusLine() {
   }
   if (!t) return "Loading…";
   if (t.status === "ended") {
-    return el("span", {}, S.host ? "You ended this table. " : "The host ended this table. ",
-      el("a", { href: `/api/tables/${encodeURIComponent(TABLE)}/record`, download: "" }, "Download the record so far"),
-      " · ", el("a", { href: "/" }, "Go home"));
+    // A private table's record is its players' alone: no link for its watchers.
+    const download = S.seat !== null || t.public
+      ? [el("a", { href: `/api/tables/${encodeURIComponent(TABLE)}/record`, download: "", onclick: downloadRecord },
+        "Download the record so far"), " · "]
+      : [];
+    return el("span", {}, S.host ? "You ended this table. " : "The host ended this table. ", ...download,
+      el("a", { href: "/" }, "Go home"));
   }
   if (t.status === "lobby") {
     if (S.seat === null) return "Pick a seat and a name to join.";
@@ -1570,14 +1574,40 @@ function renderStandings() {
   }
   fill($("#standings-notes"), notes.map((n) => el("li", {}, n)));
   renderRematch();
+  // A private table's record (and so its replay) is its players' alone.
+  const mine = S.seat !== null || Boolean(S.table && S.table.public);
   const record = $("#download-record");
   record.href = `/api/tables/${encodeURIComponent(TABLE)}/record`;
   record.setAttribute("download", `ohhell-${TABLE}.ohr`);
+  record.onclick = downloadRecord;
+  record.hidden = !mine;
   $("#replay-link").href = `/replay?table=${encodeURIComponent(TABLE)}`;
+  $("#replay-link").hidden = !mine;
   // The review is for the table's players, and for anyone at a public table.
   const review = $("#review-link");
   review.hidden = S.seat === null && !(S.table && S.table.public);
   review.href = `/replay?table=${encodeURIComponent(TABLE)}&review=1`;
+}
+
+/**
+ * Download the table's record: fetched with the seat's token in a header (a
+ * private table's record holds every hand, so it is its players' alone, and
+ * a token in the address would be logged), then saved as a file.
+ */
+async function downloadRecord(event) {
+  event.preventDefault();
+  try {
+    const headers = S.token ? { Authorization: `Bearer ${S.token}` } : {};
+    const text = await api("GET", `/api/tables/${encodeURIComponent(TABLE)}/record`, undefined, headers);
+    const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
+    const link = el("a", { href: url, download: `ohhell-${TABLE}.ohr`, hidden: "" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  } catch (err) {
+    showMessage(`Could not download the record: ${err.message}`, "error");
+  }
 }
 
 /**
