@@ -152,6 +152,16 @@ def test_a_claim_from_the_page(live_server: Any, browser: Browser) -> None:
     url = href if href.startswith("http") else f"{live_server['base']}{href}"
     record = page.request.get(url, headers={"Authorization": f"Bearer {token}"}).text()
     assert re.findall(r"^claim 0 ([01])$", record, re.MULTILINE) == [str(outcomes[0][0])], record
+    # The replay shows the claim where it was made.
+    page.click("#replay-link")
+    page.locator("#viewer").wait_for()
+    said = []
+    for i in range(int(page.get_attribute("#slider", "max") or 0) + 1):
+        page.locator("#slider").evaluate("(s, i) => { s.value = i; s.dispatchEvent(new Event('input')); }", i)
+        said.append(page.inner_text("#frame-label"))
+    claimed = [t for t in said if "claim" in t]
+    tricks = "all 1 trick left" if outcomes[0][0] == 1 else "none of the 1 trick left"
+    assert len(claimed) == 1 and f"You claim {tricks}" in claimed[0], said
     page.context.close()
 
 

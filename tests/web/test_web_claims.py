@@ -20,6 +20,7 @@ from web_support import Json, Player, connect, join, make_app, with_addresses
 
 from ohhell import Phase, Play, claim_possible, line_holds, loads, tricks_left
 from ohhell.web.errors import TableError
+from ohhell.web.replays import replay_frames
 from ohhell.web.thinking import CLAIMS_PER_ADDRESS, Thinkers
 
 ANN = "10.0.0.5"  # the claimer's address
@@ -122,6 +123,13 @@ def test_a_certain_claim_of_every_trick_left_settles_the_hand_and_the_record_kee
     assert [(c.seat, c.tricks) for c in record.claims] == [(0, certain)]
     assert text.count("claim 0 ") == 1
     record.replay(complete=True)  # the claim came true
+    # The replay shows the claim where it was made, between the bids and the cards played out.
+    frames = replay_frames(record)["frames"]
+    at = next(i for i, f in enumerate(frames) if f["label"].startswith("claim "))
+    assert frames[at]["label"] == f"claim 0 {certain} 1" and frames[at]["obs"] == {}
+    assert frames[at - 1]["label"].startswith(("bid ", "change "))
+    assert frames[at + 1]["label"].startswith("play 0 ")
+    assert len(frames) == len(record.actions) + 1
 
 
 def test_bad_claims_and_answers_are_refused_and_change_nothing(tmp_path: Path) -> None:

@@ -34,7 +34,18 @@ from typing import Final
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .. import Phase, Record, RecordError, apply, format_action, loads, most_actions, new_game, observe
+from .. import (
+    Phase,
+    Record,
+    RecordError,
+    apply,
+    format_action,
+    loads,
+    most_actions,
+    new_game,
+    observe,
+    tricks_left,
+)
 from .errors import TableError
 from .guard import Quotas, client_address
 from .protocol import Json, observation_json, result_json
@@ -62,7 +73,20 @@ def replay_frames(record: Record) -> Json:
     state = new_game(record.rules)
     frames: list[Json] = []
     previous: Json = {}
+    claims = {c.at: c for c in record.claims}
     for action in record.actions:
+        claim = claims.get(len(state.log))
+        if claim is not None and frames:
+            # A claim is a step of its own where it was made ("claim 2 0 4":
+            # Cleo claims none of the 4 tricks left); the table is as before.
+            frames.append(
+                {
+                    "version": len(state.log),
+                    "label": f"claim {claim.seat} {claim.tricks} {tricks_left(state)}",
+                    "hand_number": state.hand_number,
+                    "obs": {},
+                }
+            )
         apply(state, action)
         obs = observe(state, None)
         if state.phase in (Phase.BID, Phase.TRUMP, Phase.PLAY):

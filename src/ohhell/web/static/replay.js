@@ -103,7 +103,8 @@ async function loadText(text, what) {
   indexFrames();
   clearMessage();
   const hands = R.frames[R.frames.length - 1].obs.results.length;
-  setLoadStatus(`${what}: ${R.frames.length} actions, ${hands} hand${hands === 1 ? "" : "s"} scored.`);
+  const actions = R.frames.filter((f) => !f.label.startsWith("claim ")).length;
+  setLoadStatus(`${what}: ${actions} actions, ${hands} hand${hands === 1 ? "" : "s"} scored.`);
   $("#viewer").hidden = false;
   $("#slider").max = String(R.frames.length - 1);
   go(0);
@@ -244,6 +245,13 @@ function describe(frame, i) {
       const t = finishedTrick(i);
       if (t && R.trickEnds.includes(i)) out.push(` ${verb(t.winner, "win", "wins")} the trick.`);
       return out;
+    }
+    case "claim": {
+      // "claim 2 0 4": the claim made there, then the rest of the hand played so it comes true.
+      const [k, n] = [Number(words[2]), Number(words[3])];
+      const tricks = `${n} trick${n === 1 ? "" : "s"}`;
+      const what = k === n ? `all ${tricks} left` : k === 0 ? `none of the ${tricks} left` : `${k} of the ${tricks} left`;
+      return `${verb(words[1], "claim", "claims")} ${what}; the rest of the hand is played so it comes true.`;
     }
     default:
       return frame.label;
