@@ -76,7 +76,8 @@ def test_a_finished_match_is_reviewed_in_the_browser(review_base: str, browser: 
         mine = page.locator('#summary-seats .seat-review[data-seat="0"]')
         assert mine.locator(".badge.you").count() == 1
         sentence = mine.locator(".sentence").inner_text()
-        assert re.match(r"You finished (level with|\d+ points? (above|below)) the table's average", sentence), sentence
+        said = r"You finished (level with|\d+ points? (above|below)) the table's average"
+        assert re.match(said, sentence), sentence
         assert "points a decision (lower is better)" in mine.inner_text()
         assert not re.search(r"\bR-[A-Z]{2,}", summary.inner_text())
 
