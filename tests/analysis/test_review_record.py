@@ -60,7 +60,8 @@ def test_every_decision_with_a_choice_is_reviewed_and_no_other(record: Record, r
         assert len({c.choice for c in d.choices} - {s for c in d.choices for s in c.same_as}) >= 1
         assert len(d.choices) == len(d.position.legal) >= 2
         assert d.chosen in d.position.legal and d.best in d.position.legal
-        assert d.loss >= 0 and (d.mark is None) == (d.loss < review.thresholds.inaccuracy)
+        assert d.loss >= 0 and d.mark == review.thresholds.mark(d.loss, d.error)
+        assert d.mark is None or d.loss >= review.thresholds.inaccuracy
         assert d.position.seat == d.seat and d.position.hand == d.hand
     assert [d.version for d in review.decisions] == sorted(d.version for d in review.decisions)
 

@@ -38,7 +38,7 @@ def test_review_says_what_each_player_lost_to_decisions_and_to_the_cards(
     code, out, err = run(capsys, "review", str(record_file), *QUICK)
     assert code == 0 and err == ""
     for name in ("Ann", "Bob", "Cid", "Dee"):
-        assert f"{name} lost " in out and " to mistakes" in out
+        assert f"{name} finished " in out and "the table's average" in out
     assert "Final: " in out
     assert "finished" in out and "cards" in out and "decisions" in out and "give or take" in out
     assert "marked decisions:" in out or "no marked decision" in out
@@ -48,7 +48,7 @@ def test_review_json_is_the_review_for_tools(capsys: pytest.CaptureFixture[str],
     code, out, _ = run(capsys, "review", str(record_file), *QUICK, "--json")
     assert code == 0
     data = json.loads(out)
-    assert data["format"] == "ohhell-review 1"
+    assert data["format"] == "ohhell-review 2"
     assert {"summary", "hands", "decisions", "puzzles", "budget", "seed", "record"} <= set(data)
     assert [s["name"] for s in data["summary"]] == ["Ann", "Bob", "Cid", "Dee"]
 
@@ -76,7 +76,7 @@ def test_review_of_one_seat(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     dump(bot_match(21, sizes=(4, 3)), path)
     code, out, _ = run(capsys, "review", str(path), *QUICK, "--seat", "cid", "--all")
     assert code == 0
-    assert "Cid lost " in out and "Ann lost" not in out
+    assert "Cid's cards were worth" in out and "Ann's cards" not in out
     assert "Cid's decisions:" in out and "Review every player" in out
 
 

@@ -76,8 +76,10 @@ def test_a_finished_match_is_reviewed_in_the_browser(review_base: str, browser: 
         mine = page.locator('#summary-seats .seat-review[data-seat="0"]')
         assert mine.locator(".badge.you").count() == 1
         sentence = mine.locator(".sentence").inner_text()
-        assert re.match(r"You lost (almost nothing|\d+ points?) to mistakes", sentence), sentence
-        assert "points lost a decision on average" in mine.inner_text()
+        said = r"You finished (level with|\d+ points? (above|below)) the table's average"
+        assert re.match(said, sentence), sentence
+        assert "points a decision (lower is better)" in mine.inner_text()
+        assert "with the others playing as the expert would play for them" in summary.inner_text()
         assert not re.search(r"\bR-[A-Z]{2,}", summary.inner_text())
 
         # Beside the table: the decision at each step.
@@ -91,6 +93,7 @@ def test_a_finished_match_is_reviewed_in_the_browser(review_base: str, browser: 
         assert re.search(r"(Good|Inaccuracy|Mistake|Blunder) Hand \d", verdict), verdict
         assert re.search(r"\b(bid|played|named)\b", verdict)
         assert page.locator("#decision-body table.choice-values tbody tr").count() >= 2
+        assert "Give or take" in page.locator("#decision-body table.choice-values thead").inner_text()
         if page.locator("#next-marked").is_enabled():
             before = page.inner_text("#frame-label")
             page.keyboard.press("]")  # the next marked decision

@@ -14,6 +14,7 @@ order, in one process or many.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections.abc import Sequence
 from functools import lru_cache
@@ -52,6 +53,30 @@ two reviews named the same best choice on 93% of 1,313 decisions rather
 than 91% (docs/analysis.md)."""
 
 
+PRICE_BATCHES = 8
+"""Each pricing search is run as this many searches of an equal share of
+``Budget.price_simulations``, the k-th of every choice drawing from the same
+generator: the choices still meet the same deals, and the spread of the
+difference between two choices over the batches gives that difference's
+standard error (the error a loss is shown with)."""
+
+
+def price_batches(budget: Budget) -> tuple[int, int]:
+    """How many batches each pricing search is cut into, and the simulations of each."""
+    count = max(2, min(PRICE_BATCHES, budget.price_simulations // 16))
+    return count, max(16, budget.price_simulations // count)
+
+
+def paired_error(a: Sequence[float], b: Sequence[float]) -> float:
+    """The standard error of the mean of ``a`` less the mean of ``b``, the
+    k-th of each priced on the same deals: the spread of the differences over
+    the batches, over the square root of their number."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    k = len(diffs)
+    mean = sum(diffs) / k
+    return math.sqrt(sum((d - mean) ** 2 for d in diffs) / (k - 1) / k)
+
+
 @lru_cache(maxsize=8)
 def analyst(simulations: int, per_world: int = 3) -> ExpertBot:
     """The expert at a fixed budget: the same settings as the bot people play
@@ -86,7 +111,10 @@ def review_decision(
     groups = choices_of(obs)
     if len(groups) < 2 or not any(chosen in g for g in groups):
         return None  # one choice (cards that are the same play are one): nothing to review
-    choices, best, loss = _examine(obs, groups, chosen, version, seed, budget or Budget())
+    marks = thresholds or Thresholds()
+    choices, best, loss, error = _examine(obs, groups, chosen, version, seed, budget or Budget(), marks)
+    mark = marks.mark(loss, error)
+    reach = marks.reach(loss)
     return Decision(
         version=version,
         hand=obs.hand_number + 1,
@@ -97,7 +125,9 @@ def review_decision(
         best=choice_text(best),
         chosen=choice_text(chosen),
         loss=loss,
-        mark=(thresholds or Thresholds()).mark(loss),
+        mark=mark,
+        error=error,
+        close=reach if reach != mark else None,
     )
 
 
@@ -110,7 +140,7 @@ def advise(obs: Observation, *, version: int, seed: int = 0, budget: Budget | No
     groups = choices_of(obs)
     if len(groups) < 2:
         return None
-    choices, best, _ = _examine(obs, groups, None, version, seed, budget or Budget())
+    choices, best, _, _ = _examine(obs, groups, None, version, seed, budget or Budget(), Thresholds())
     return Advice(
         version=version,
         hand=obs.hand_number + 1,
@@ -129,9 +159,10 @@ def _examine(
     version: int,
     seed: int,
     budget: Budget,
-) -> tuple[tuple[ChoiceValue, ...], Action, float]:
-    """Every choice's estimate (best first), the best, and what ``chosen``
-    gave up against it."""
+    thresholds: Thresholds,
+) -> tuple[tuple[ChoiceValue, ...], Action, float, float]:
+    """Every choice's estimate (best first), the best, what ``chosen`` gave
+    up against it, and that loss's standard error."""
     expert = analyst(budget.simulations, WORLD_EVERY)
     seat = obs.seat
     ranked = expert.analyse(obs, random.Random(derived_seed(seed, "decision", version, seat)))
@@ -141,27 +172,51 @@ def _examine(
     # The search gives a choice it finds poor only a few simulations, too few
     # to price it, and may split its simulations nearly evenly between two
     # good ones. So its favourites, where they are close, and the choice
-    # made, where it is not the favourite, are each priced again by a search
-    # of their own that plays that choice in every simulation, all with the
-    # same generator: they meet the same deals, and their differences are not
-    # the noise between two sets of deals.
-    priced: dict[int, tuple[float, int]] = {}
-    pricer = analyst(budget.price_simulations, PRICE_WORLD_EVERY)
-    again = derived_seed(seed, "price", version, seat)
+    # made, where it is not the favourite, are each priced again by searches
+    # of their own that play that choice in every simulation, batch by batch
+    # with the same generators: they meet the same deals, their differences
+    # are not the noise between two sets of deals, and the differences'
+    # spread over the batches is their error.
+    batches, per_batch = price_batches(budget)
+    pricer = analyst(per_batch, PRICE_WORLD_EVERY)
+    seeds = [derived_seed(seed, "price", version, seat, k) for k in range(batches)]
+    priced: dict[int, tuple[list[float], int]] = {}
 
     def price(g: int) -> float:
         if g not in priced:
-            e = pricer.value_of(obs, _most_tried(groups[g], ranked), random.Random(again))
-            priced[g] = (e.expected, e.worlds)
-        return priced[g][0]
+            action = _most_tried(groups[g], ranked)
+            found = [pricer.value_of(obs, action, random.Random(s)) for s in seeds]
+            priced[g] = ([e.expected for e in found], sum(e.worlds for e in found))
+        runs = priced[g][0]
+        return sum(runs) / len(runs)
 
     close = [g for g in order[:PLAYOFF] if values[g][1] >= CLOSE * values[order[0]][1]]
     best_group = max(close, key=lambda g: (price(g), -order.index(g))) if len(close) > 1 else order[0]
-    loss = 0.0
+    loss = error = 0.0
     if chosen_group is not None and chosen_group != best_group:
-        loss = round(max(0.0, price(best_group) - price(chosen_group)), 3)
-    for g, (price_value, price_visits) in priced.items():
-        values[g] = (round(price_value, 3), price_visits)
+        if price(chosen_group) > price(best_group):
+            # Priced on the same deals, the choice made did better than the
+            # search's favourite: it is the best, and nothing was lost.
+            best_group = chosen_group
+        else:
+            if best_group not in priced:
+                price(best_group)
+            loss = round(price(best_group) - price(chosen_group), 3)
+            error = round(paired_error(priced[best_group][0], priced[chosen_group][0]), 3)
+            if thresholds.reach(loss) in ("mistake", "blunder"):
+                # A costly decision may become a puzzle: its next choice is
+                # priced too, so that a puzzle's answers are priced ones.
+                runner_up = next((g for g in order if g not in (best_group, chosen_group)), None)
+                if runner_up is not None:
+                    price(runner_up)
+    errors: dict[int, float] = {}
+    if best_group in priced:
+        errors[best_group] = 0.0
+        for g, (runs, _) in priced.items():
+            if g != best_group:
+                errors[g] = round(paired_error(priced[best_group][0], runs), 3)
+    for g, (runs, worlds) in priced.items():
+        values[g] = (round(sum(runs) / len(runs), 3), worlds)
     best = (
         chosen
         if chosen is not None and chosen_group == best_group
@@ -173,11 +228,11 @@ def _examine(
         texts = [choice_text(a) for a in group]
         for text in texts:
             same = tuple(t for t in texts if t != text)
-            choices.append(ChoiceValue(text, value, visits, same))
+            choices.append(ChoiceValue(text, value, visits, same, errors.get(g)))
     order = sorted(range(len(groups)), key=lambda g: _order_key(g, values, best_group))
     place = {choice_text(a): order.index(g) for g, group in enumerate(groups) for a in group}
     choices.sort(key=lambda c: place[c.choice])
-    return tuple(choices), best, loss
+    return tuple(choices), best, loss, error
 
 
 def _groups(obs: Observation, candidates: Sequence[Action]) -> list[list[Action]]:
@@ -243,4 +298,14 @@ def _order_key(g: int, values: Sequence[tuple[float | None, int]], best: int) ->
     return (0 if g == best else 1, -_rank_key(value), -visits)
 
 
-__all__ = ["WORLD_EVERY", "advise", "analyst", "choices_of", "derived_seed", "review_decision"]
+__all__ = [
+    "PRICE_BATCHES",
+    "WORLD_EVERY",
+    "advise",
+    "analyst",
+    "choices_of",
+    "derived_seed",
+    "paired_error",
+    "price_batches",
+    "review_decision",
+]

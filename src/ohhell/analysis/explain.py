@@ -18,6 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .luck import luck_variance
 from .model import HandLuck, Review
 
 
@@ -32,6 +33,7 @@ class Gap:
     loss: float  # a's decision losses less b's
     rest: float  # score - luck + loss
     error: float  # the size the rest is expected to have (one standard deviation)
+    luck_error: float = 0.0  # the standard error of ``luck`` over the playouts
 
 
 def pair_variance(playouts: Sequence[Sequence[int]], a: int, b: int) -> float:
@@ -66,7 +68,17 @@ def gap_of(hands: Sequence[HandLuck], a: int, b: int) -> Gap:
     luck = sum(h.luck[a] - h.luck[b] for h in hands)
     loss = sum(h.loss[a] - h.loss[b] for h in hands)
     error = math.sqrt(sum(pair_variance(h.playouts, a, b) for h in hands))
-    return Gap(a, b, score, round(luck, 3), round(loss, 3), round(score - luck + loss, 3), round(error, 3))
+    luck_error = math.sqrt(sum(luck_variance(h.playouts, a, b) for h in hands))
+    return Gap(
+        a,
+        b,
+        score,
+        round(luck, 3),
+        round(loss, 3),
+        round(score - luck + loss, 3),
+        round(error, 3),
+        round(luck_error, 3),
+    )
 
 
 __all__ = ["Gap", "edge_variance", "explain", "gap_of", "pair_variance"]

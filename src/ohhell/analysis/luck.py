@@ -51,4 +51,20 @@ def luck_of(values: Sequence[float]) -> tuple[float, ...]:
     return tuple(v - mean for v in values)
 
 
-__all__ = ["hand_values", "luck_of", "playout_scores"]
+def luck_variance(playouts: Sequence[Sequence[int]], seat: int, other: int | None = None) -> float:
+    """The squared standard error of a hand's luck for ``seat`` (or of
+    ``seat``'s luck less ``other``'s): the sample variance over the playouts
+    of that seat's score less the table's mean (or less ``other``'s score),
+    over their number. The playouts are independent plays of the same deal,
+    so this is how far another seed may move the estimate. (The playing
+    expert's own misjudgements, the same in every playout, are not in it.)"""
+    k = len(playouts)
+    if other is None:
+        diffs = [p[seat] - sum(p) / len(p) for p in playouts]
+    else:
+        diffs = [p[seat] - p[other] for p in playouts]
+    mean = sum(diffs) / k
+    return sum((d - mean) ** 2 for d in diffs) / (k - 1) / k
+
+
+__all__ = ["hand_values", "luck_of", "luck_variance", "playout_scores"]

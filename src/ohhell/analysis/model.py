@@ -16,11 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-FORMAT: Final = "ohhell-review 1"
+FORMAT: Final = "ohhell-review 2"
 """The version of the JSON shape; a cached review of another format is ignored."""
 
 MARKS: Final = ("inaccuracy", "mistake", "blunder")
 """The marks a decision can get, mildest first."""
+
+SURE: Final = 2.0
+"""Standard errors a loss must clear a threshold by to be marked: a loss of
+2.6 give or take 0.3 could well be under 2.5 with another seed (the chance
+that the loss is under its mark's threshold stays about 2% or less)."""
 
 
 class ReviewError(ValueError):
@@ -86,8 +91,8 @@ class Thresholds:
     mistake: float = 2.5
     blunder: float = 5.0
 
-    def mark(self, loss: float) -> str | None:
-        """The mark of a decision that lost ``loss`` expected points (None: fine)."""
+    def reach(self, loss: float) -> str | None:
+        """The mark a loss of ``loss`` reaches, its error aside (None: fine)."""
         if loss >= self.blunder:
             return "blunder"
         if loss >= self.mistake:
@@ -95,6 +100,13 @@ class Thresholds:
         if loss >= self.inaccuracy:
             return "inaccuracy"
         return None
+
+    def mark(self, loss: float, error: float = 0.0) -> str | None:
+        """The mark of a decision that lost ``loss`` expected points, give or
+        take ``error`` (one standard error): the highest threshold the loss
+        passes by ``SURE`` errors or more, so that the error cannot undo it.
+        None: fine, or too close to tell."""
+        return self.reach(loss - SURE * error)
 
     def to_json(self) -> dict[str, float]:
         return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder}
@@ -199,6 +211,10 @@ class ChoiceValue:
     expected: float | None  # None: the search never tried it
     visits: int  # simulations (or sampled deals) behind the estimate
     same_as: tuple[str, ...] = ()
+    # The standard error of the best's estimate less this one, both priced on
+    # the same deals; None where the choice was not priced against the best
+    # (its estimate is the search's rough one), 0 for the best itself.
+    error: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -206,11 +222,12 @@ class ChoiceValue:
             "expected": self.expected,
             "visits": self.visits,
             "same_as": list(self.same_as),
+            "error": self.error,
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> ChoiceValue:
-        return cls(d["choice"], d["expected"], d["visits"], tuple(d["same_as"]))
+        return cls(d["choice"], d["expected"], d["visits"], tuple(d["same_as"]), d["error"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +243,9 @@ class Decision:
     best: str
     chosen: str
     loss: float  # expected points given up against the best choice (0 when it is one)
-    mark: str | None  # "inaccuracy", "mistake", "blunder" or None
+    mark: str | None  # "inaccuracy", "mistake", "blunder" or None: only what the error cannot undo
+    error: float = 0.0  # the loss's standard error (the choice and the best priced on the same deals)
+    close: str | None = None  # the mark the loss reaches but its error could undo ("close to a mistake")
 
     def value_of(self, choice: str) -> float | None:
         """The estimate of ``choice`` (None if it was not legal or never tried)."""
@@ -234,6 +253,27 @@ class Decision:
             if c.choice == choice:
                 return c.expected
         return None
+
+    def error_of(self, choice: str) -> float | None:
+        """The standard error of the best's estimate less ``choice``'s (None: not priced against it)."""
+        return next((c.error for c in self.choices if c.choice == choice), None)
+
+    def well_priced(self, thresholds: Thresholds) -> bool:
+        """Is every choice priced against the best clearly a right answer
+        (within an inaccuracy of the best, error and all) or clearly a wrong
+        one (worse by an inaccuracy, past its error)? Only such decisions
+        make puzzles: another seed must not turn a right answer wrong."""
+        best = self.value_of(self.best)
+        if best is None:
+            return False
+        line = thresholds.inaccuracy
+        for c in self.choices:
+            if c.error is None or c.expected is None:
+                continue  # not priced against the best (the best itself has error 0)
+            gap = best - c.expected
+            if not (gap + SURE * c.error < line or gap - SURE * c.error >= line):
+                return False
+        return True
 
     def good_answers(self, thresholds: Thresholds) -> tuple[str, ...]:
         """The choices that lose less than an inaccuracy: a puzzle's right answers."""
@@ -257,7 +297,9 @@ class Decision:
             "best": self.best,
             "chosen": self.chosen,
             "loss": self.loss,
+            "error": self.error,
             "mark": self.mark,
+            "close": self.close,
         }
 
     @classmethod
@@ -273,6 +315,8 @@ class Decision:
             chosen=d["chosen"],
             loss=d["loss"],
             mark=d["mark"],
+            error=d["error"],
+            close=d["close"],
         )
 
 
@@ -375,10 +419,14 @@ class SeatSummary:
     edge: float  # score less the table's mean score
     decisions: int  # decisions reviewed (those with more than one choice)
     loss: float  # expected points lost, summed
-    accuracy: float  # mean loss per decision
+    average_loss: float  # mean loss per decision: lower is better
     luck: float
     rest: float | None  # None when not every seat was reviewed
     rest_error: float
+    loss_error: float = 0.0  # the standard error of ``loss``
+    marked_loss: float = 0.0  # the part of ``loss`` lost in marked decisions
+    luck_error: float = 0.0  # the standard error of ``luck`` over the playouts
+    table_loss: float = 0.0  # the mean over the seats of their losses in the finished hands
     marks: dict[str, int] = field(default_factory=dict)
     biggest: tuple[int, ...] = ()  # versions of its costliest marked decisions, costliest first
 
@@ -390,8 +438,12 @@ class SeatSummary:
             "edge": self.edge,
             "decisions": self.decisions,
             "loss": self.loss,
-            "accuracy": self.accuracy,
+            "loss_error": self.loss_error,
+            "marked_loss": self.marked_loss,
+            "average_loss": self.average_loss,
             "luck": self.luck,
+            "luck_error": self.luck_error,
+            "table_loss": self.table_loss,
             "rest": self.rest,
             "rest_error": self.rest_error,
             "marks": dict(self.marks),
@@ -407,10 +459,14 @@ class SeatSummary:
             edge=d["edge"],
             decisions=d["decisions"],
             loss=d["loss"],
-            accuracy=d["accuracy"],
+            average_loss=d["average_loss"],
             luck=d["luck"],
             rest=d["rest"],
             rest_error=d["rest_error"],
+            loss_error=d["loss_error"],
+            marked_loss=d["marked_loss"],
+            luck_error=d["luck_error"],
+            table_loss=d["table_loss"],
             marks=dict(d["marks"]),
             biggest=tuple(d["biggest"]),
         )
@@ -510,6 +566,7 @@ class Review:
 __all__ = [
     "FORMAT",
     "MARKS",
+    "SURE",
     "Advice",
     "Budget",
     "ChoiceValue",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from .. import Action, Bid, Card, CardError, ChangeBid, NameTrump, Observation, Play, Suit
+from .. import Action, Bid, Card, CardError, ChangeBid, NameTrump, Observation, Play, Rank, Suit
 from .model import PastTrick, Position
 
 
@@ -108,12 +108,22 @@ def position_of(obs: Observation) -> Position:
 
 def same_plays(obs: Observation, cards: Sequence[Card]) -> list[list[Card]]:
     """``cards`` (legal plays of ``obs.seat``) grouped into the same plays,
-    each group in the order given.
+    each group in the order given, the groups in the order of their first card.
 
-    Only the cards out of the hand's play count as gaps filled: a card in
-    the trick under way still separates two cards (one may beat it, the
-    other not). With an Australian pack a card equal in rank to one of the
-    two, still out, also separates them (the later of two equal cards wins).
+    Two cards of one suit are the same play when every card of the suit
+    between them is in the seat's hand or out of the hand's play. Only the
+    cards out of the hand's play count as gaps filled: a card in the trick
+    under way still separates two cards (one may beat it, the other not).
+    With an Australian pack a card equal in rank to one of the two, still
+    out, also separates them (the later of two equal cards wins).
+
+    Two cards of equal rank in two suits are the same play when the seat's
+    view is the same with the two suits swapped (``_mirrored``): neither
+    suit is trump, no card of either has been played or turned, and every
+    hand the seat sees holds the same ranks in both. Then whatever follows
+    the one card follows the other with the suits' names swapped, so their
+    worth is the same. Cards of two suits are otherwise never grouped: a
+    void shown, a card played or a longer holding tells the suits apart.
     """
     out_of_play: Counter[Card] = Counter(c for t in obs.tricks for c in t.cards)
     if obs.turned is not None:
@@ -123,14 +133,36 @@ def same_plays(obs: Observation, cards: Sequence[Card]) -> list[list[Card]]:
     left.subtract(out_of_play)
     left.subtract(held)
     outside = {c for c, k in left.items() if k > 0}  # cards someone else may still play
+    mirrored: dict[frozenset[Suit], bool] = {}
+
+    def same(a: Card, b: Card) -> bool:
+        if a.suit is b.suit:
+            return _same(a, b, outside)
+        if a.rank != b.rank:
+            return False
+        pair = frozenset((a.suit, b.suit))
+        if pair not in mirrored:
+            mirrored[pair] = _mirrored(obs, a.suit, b.suit)
+        return mirrored[pair]
+
+    # Each card joins the group of the first card it is the same play as,
+    # directly or through another (the 3C and the 3D by the swap, the 3D
+    # and the 4D within diamonds): groups that a card links are merged.
     groups: list[list[Card]] = []
     for card in cards:
-        for group in groups:
-            if _same(group[0], card, outside):
-                group.append(card)
-                break
-        else:
+        linked = [g for g in groups if any(same(member, card) for member in g)]
+        if not linked:
             groups.append([card])
+            continue
+        first = linked[0]
+        for other in linked[1:]:
+            first.extend(other)
+            groups.remove(other)
+        first.append(card)
+    order = {card: i for i, card in enumerate(cards)}
+    for group in groups:
+        group.sort(key=order.__getitem__)
+    groups.sort(key=lambda g: order[g[0]])
     return groups
 
 
@@ -139,6 +171,37 @@ def _same(a: Card, b: Card, outside: set[Card]) -> bool:
         return False
     low, high = sorted((a.rank, b.rank))
     return not any(c.suit is a.suit and low <= c.rank <= high for c in outside)
+
+
+def _mirrored(obs: Observation, one: Suit, other: Suit) -> bool:
+    """Is the seat's view the same with suits ``one`` and ``other`` swapped?
+    Neither is trump; no card of either is in a finished trick, the trick
+    under way or the turned card (each card played is a fact about its own
+    suit: who showed a void, who holds what); and every hand in sight (the
+    seat's own, and the others' under Devil's Bridge) holds the same ranks
+    in the two suits. The pack holds the same ranks in every suit, so the
+    cards unseen are then the same in both too."""
+    if obs.trump in (one, other):
+        return False
+    played = [c for t in obs.tricks for c in t.cards] + [c for _, c in obs.trick]
+    if obs.turned is not None:
+        played.append(obs.turned)
+    if any(c.suit in (one, other) for c in played):
+        return False
+    for hand in obs.hands:
+        if hand is None:
+            continue
+        ranks: dict[Suit, Counter[Rank]] = {one: Counter(), other: Counter()}
+        for c in hand:
+            if c.suit in ranks:
+                ranks[c.suit][c.rank] += 1
+        if ranks[one] != ranks[other]:
+            return False
+    pack: dict[Suit, Counter[Rank]] = {one: Counter(), other: Counter()}
+    for c in obs.rules.pack():
+        if c.suit in pack:
+            pack[c.suit][c.rank] += 1
+    return pack[one] == pack[other]
 
 
 __all__ = ["choice_text", "kind_of", "parse_choice", "position_of", "same_plays"]

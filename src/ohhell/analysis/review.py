@@ -40,7 +40,7 @@ from .. import (
 )
 from .decisions import advise, choices_of, review_decision
 from .explain import edge_variance
-from .luck import hand_values, luck_of, playout_scores
+from .luck import hand_values, luck_of, luck_variance, playout_scores
 from .model import MARKS, Advice, Budget, Decision, HandLuck, Puzzle, Review, SeatSummary, Thresholds
 
 PUZZLES_PER_SEAT = 3
@@ -134,7 +134,8 @@ def review_record(
             playouts.setdefault(unit.hand, []).append(result)
     hands = tuple(_hand_luck(final, h, playouts[h], decisions) for h in range(len(final.results)))
     summary = tuple(
-        _summary(final, record.seats, s, decisions, hands, len(reviewed) == final.players) for s in reviewed
+        _summary(final, record.seats, s, decisions, hands, len(reviewed) == final.players, thresholds)
+        for s in reviewed
     )
     return Review(
         record=record_digest(record),
@@ -314,6 +315,7 @@ def _summary(
     decisions: Sequence[Decision],
     hands: Sequence[HandLuck],
     everyone: bool,
+    thresholds: Thresholds,
 ) -> SeatSummary:
     n = final.players
     totals = [sum(h.scores[s] for h in hands) for s in range(n)]
@@ -322,13 +324,21 @@ def _summary(
     loss = sum(d.loss for d in mine)
     luck = sum(h.luck[seat] for h in hands)
     rest: float | None = None
+    table_loss = 0.0
     if everyone:
         # Only the finished hands have scores to explain.
         hand_loss = [sum(h.loss[s] for h in hands) for s in range(n)]
-        rest = edge - luck + (hand_loss[seat] - sum(hand_loss) / n)
+        table_loss = sum(hand_loss) / n
+        rest = edge - luck + (hand_loss[seat] - table_loss)
     error = math.sqrt(sum(edge_variance(h.playouts, seat) for h in hands))
+    luck_error = math.sqrt(sum(luck_variance(h.playouts, seat) for h in hands))
     marks = {m: sum(1 for d in mine if d.mark == m) for m in MARKS}
-    costly = sorted((d for d in mine if d.mark in ("mistake", "blunder")), key=lambda d: (-d.loss, d.version))
+    # Puzzles only of decisions priced well enough that another seed would
+    # not turn a right answer wrong (``Decision.well_priced``).
+    costly = sorted(
+        (d for d in mine if d.mark in ("mistake", "blunder") and d.well_priced(thresholds)),
+        key=lambda d: (-d.loss, d.version),
+    )
     return SeatSummary(
         seat=seat,
         name=names[seat],
@@ -336,10 +346,14 @@ def _summary(
         edge=round(edge, 3),
         decisions=len(mine),
         loss=round(loss, 3),
-        accuracy=round(loss / len(mine), 3) if mine else 0.0,
+        average_loss=round(loss / len(mine), 3) if mine else 0.0,
         luck=round(luck, 3),
         rest=round(rest, 3) if rest is not None else None,
         rest_error=round(error, 3),
+        loss_error=round(math.sqrt(sum(d.error**2 for d in mine)), 3),
+        marked_loss=round(sum(d.loss for d in mine if d.mark is not None), 3),
+        luck_error=round(luck_error, 3),
+        table_loss=round(table_loss, 3),
         marks=marks,
         biggest=tuple(d.version for d in costly[:PUZZLES_PER_SEAT]),
     )

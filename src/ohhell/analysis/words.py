@@ -8,12 +8,13 @@ where two choices are compared.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from .. import Card, Suit
 from ..describe import and_list, card_words, hand_words, plural, suit_word
 from .explain import Gap, explain
-from .model import Advice, Decision, Position, Review, SeatSummary
+from .model import SURE, Advice, Decision, Position, Review, SeatSummary
 
 _KIND_VERB = {"bid": "bid", "trump": "named trump", "play": "played"}
 
@@ -40,47 +41,127 @@ def choice_words(kind: str, choice: str) -> str:
     return f"the {card_words(Card.parse(choice))} ({choice})"
 
 
+ASSUMED = (
+    "The review prices each choice as the expert (the strongest bot) would: what it expects the player "
+    "to score after it, playing on well, with the others playing as the expert would play for them. "
+    "Each loss is shown with its error, and a mark is given only where the loss clears its threshold "
+    "by twice its error."
+)
+"""Whose play the review assumes for the others, said with every summary."""
+
+
+def rounded_parts(parts: Sequence[float], total: int) -> list[int]:
+    """``parts`` rounded to whole numbers that add up to ``total`` (the
+    parts' sum as printed): each rounded down, then the points still missing
+    given one each to the parts with the largest remainders, so the lines of
+    a breakdown add up to the total a person reads beside them.
+
+    >>> rounded_parts([-18.6, -40.6, 2.2], -57), rounded_parts([0.4, 0.4, 0.4], 1)
+    ([-18, -41, 2], [1, 0, 0])
+    """
+    floors = [math.floor(x) for x in parts]
+    missing = total - sum(floors)
+    # Largest remainder first; ties to the earlier part, so the result is fixed.
+    by_remainder = sorted(range(len(parts)), key=lambda i: (-(parts[i] - floors[i]), i))
+    out = list(floors)
+    for k in range(missing):
+        out[by_remainder[k % len(parts)]] += 1
+    for k in range(-missing):
+        out[by_remainder[-1 - k % len(parts)]] -= 1
+    return out
+
+
+def give_or_take(error: float, decimals: int = 0) -> str:
+    """``give or take 4``: an error as a person reads it."""
+    return f"give or take {round(error)}" if decimals == 0 else f"give or take {error:.{decimals}f}"
+
+
+def _luck_clear(luck: float, error: float) -> bool:
+    """Is a luck clear of its error (past ``SURE`` standard errors)? A smaller
+    one may be no more than the estimate's noise, and is not called luck."""
+    return abs(luck) >= SURE * error and round(luck) != 0
+
+
+def luck_words(name: str, luck: float, error: float) -> str:
+    """What the cards gave or cost a player over an average seat, with the error."""
+    amount = points(abs(luck))
+    more = "more" if luck > 0 else "less"
+    if round(luck) == 0:
+        return f"{name}'s cards were worth what an average seat's were ({give_or_take(error)})"
+    if _luck_clear(luck, error):
+        return f"{name}'s cards were worth {amount} {more} than an average seat's ({give_or_take(error)})"
+    return (
+        f"{name}'s cards were worth {amount} {more} than an average seat's, {give_or_take(error)}: "
+        "too little to tell from chance"
+    )
+
+
 def seat_sentence(summary: SeatSummary, hands: int = 1) -> str:
-    """What one player's decisions and cards cost or gave, in one sentence:
-    ``Ann lost 14 points to mistakes and 9 to the cards.`` (``hands``: how
-    many hands were priced; with none, the cards are not mentioned.)"""
+    """What one player's score owes to the cards, the decisions and the
+    rest, in one sentence whose parts add up to the gap to the table's
+    average as printed. (``hands``: how many hands were priced; with none,
+    the cards are not mentioned. Without every seat reviewed there is no
+    table average to compare with: the cards alone are said.)"""
     name = summary.name
-    lost = "almost nothing" if summary.loss < 0.5 else points(summary.loss)
-    luck = round(summary.luck)
     if not hands:
-        return f"{name} lost {lost} to mistakes."
-    if luck < 0:
-        return f"{name} lost {lost} to mistakes and {-luck} to the cards."
-    if luck > 0:
-        return (
-            f"{name} lost {lost} to mistakes; the cards gave {name} {points(luck)} more than an average seat."
-        )
-    return f"{name} lost {lost} to mistakes; the cards were worth what an average seat's were."
+        return f"{name}: no hand finished, so nothing to say of the cards."
+    if summary.rest is None:
+        return f"{luck_words(name, summary.luck, summary.luck_error)}."
+    edge = round(summary.edge)
+    decided = summary.edge - summary.luck - summary.rest  # the table's mean loss less the seat's
+    cards, decisions, rest = rounded_parts([summary.luck, decided, summary.rest], edge)
+    where = (
+        "level with the table's average"
+        if edge == 0
+        else f"{points(abs(edge))} {'above' if edge > 0 else 'below'} the table's average"
+    )
+    luck_note = give_or_take(summary.luck_error)
+    if not _luck_clear(summary.luck, summary.luck_error):
+        luck_note += ", too little to tell from chance"
+    return (
+        f"{name} finished {where}: cards {cards:+d} ({luck_note}), "
+        f"decisions {decisions:+d} (against the table's average loss), "
+        f"the rest {rest:+d} (how the hidden cards and the others' play fell, "
+        f"{give_or_take(summary.rest_error)})."
+    )
+
+
+def loss_sentence(summary: SeatSummary) -> str:
+    """``Lost 24 points in all to decisions (give or take 2), 18 of them in marked decisions.``"""
+    if summary.loss < 0.5:
+        return "Lost almost nothing to decisions."
+    head = f"Lost {points(summary.loss)} in all to decisions ({give_or_take(summary.loss_error)})"
+    marked = sum(summary.marks.values())
+    if not marked:
+        return f"{head}, none of it in a marked decision."
+    return f"{head}, {round(summary.marked_loss)} of them in the marked decisions."
 
 
 def marks_sentence(summary: SeatSummary) -> str:
-    """``2 blunders, 1 mistake and 4 inaccuracies in 88 decisions.``"""
+    """``2 blunders, 1 mistake and 4 inaccuracies in 88 decisions (average loss 0.30 points a decision).``"""
     parts = [
         plural(summary.marks.get(m, 0), m, many)
         for m, many in (("blunder", None), ("mistake", None), ("inaccuracy", "inaccuracies"))
         if summary.marks.get(m, 0)
     ]
     reviewed = plural(summary.decisions, "decision")
+    average = f"(average loss {summary.average_loss:.2f} points a decision; lower is better)"
     if not parts:
-        return f"No marked decision in {reviewed}."
-    return f"{and_list(parts)} in {reviewed} (on average {summary.accuracy:.2f} points lost a decision)."
+        return f"No marked decision in {reviewed} {average}."
+    return f"{and_list(parts)} in {reviewed} {average}."
 
 
 def gap_lines(gap: Gap, names: Sequence[str]) -> list[str]:
     """Seat ``a`` against seat ``b``: the score gap, and what the cards,
-    the decisions and the rest account for."""
+    the decisions and the rest account for, rounded so that they add up to
+    the gap as printed."""
     a, b = names[gap.a], names[gap.b]
     if gap.score == 0:
-        head = f"{a} and {b} scored the same."
+        head = f"{a} and {b} scored the same:"
     else:
         where = "behind" if gap.score < 0 else "ahead of"
         head = f"{a} finished {points(abs(gap.score))} {where} {b}:"
-    luck, loss, rest = round(gap.luck), round(-gap.loss), round(gap.rest)
+    luck, loss, rest = rounded_parts([gap.luck, -gap.loss, gap.rest], gap.score)
     cards = (
         f"{a}'s cards were worth {abs(luck)} more than {b}'s"
         if luck > 0
@@ -88,6 +169,8 @@ def gap_lines(gap: Gap, names: Sequence[str]) -> list[str]:
         if luck < 0
         else "the cards were worth about the same"
     )
+    cards += f" ({give_or_take(gap.luck_error)}"
+    cards += ")" if _luck_clear(gap.luck, gap.luck_error) else ", too little to tell from chance)"
     decided = (
         f"{b} lost {abs(loss)} more than {a} to decisions"
         if loss > 0
@@ -100,7 +183,7 @@ def gap_lines(gap: Gap, names: Sequence[str]) -> list[str]:
         f"  cards      {luck:+4d}  {cards}",
         f"  decisions  {loss:+4d}  {decided}",
         f"  the rest   {rest:+4d}  how the hidden cards and the others' play fell"
-        f" (give or take {round(gap.error)})",
+        f" ({give_or_take(gap.error)})",
     ]
 
 
@@ -115,8 +198,10 @@ def summary_lines(review: Review, seats: Sequence[int] | None = None) -> list[st
         ranked = sorted(review.summary, key=lambda s: (-s.score, s.seat))
         scores = ", ".join(f"{s.name} {s.score}" for s in ranked)
         out.append(f"{'Final' if review.finished else 'Scores so far'}: {scores}.")
+    out.append(ASSUMED)
     for s in shown:
         out.append(seat_sentence(s, len(review.hands)))
+        out.append(f"  {loss_sentence(s)}")
         out.append(f"  {marks_sentence(s)}")
     if len(review.reviewed) == len(names) and review.hands:
         totals = [sum(h.scores[s] for h in review.hands) for s in range(len(names))]
@@ -142,8 +227,17 @@ def decision_line(d: Decision, names: Sequence[str]) -> str:
     head = f"{where}: {names[d.seat]} {_KIND_VERB[d.kind]} {d.chosen}"
     if d.loss <= 0 or chosen is None or best is None:
         return f"{head}, as good as the best ({d.best})."
-    mark = f" ({d.mark})" if d.mark else ""
-    return f"{head}; best {d.best}: {best:.1f} expected against {chosen:.1f}, {d.loss:.1f} lost{mark}."
+    return (
+        f"{head}; best {d.best}: {best:.1f} expected against {chosen:.1f}, "
+        f"{d.loss:.1f} lost {give_or_take(d.error, 1)}{mark_words(d)}."
+    )
+
+
+def mark_words(d: Decision) -> str:
+    """`` (mistake)``, `` (inaccuracy; close to a mistake)``, `` (close to an inaccuracy)``, or nothing."""
+    close = f"close to {'an' if d.close == 'inaccuracy' else 'a'} {d.close}" if d.close else ""
+    words = "; ".join(w for w in (d.mark or "", close) if w)
+    return f" ({words})" if words else ""
 
 
 def position_lines(p: Position, names: Sequence[str], you: bool = True) -> list[str]:
@@ -227,20 +321,27 @@ def verdict_lines(d: Decision, answer: str, answers: Sequence[str], names: Seque
         out.append(f"The best is {d.best}, {best:.1f} expected{also}.")
     if played is not None:
         out.append(
-            f"In the match {names[d.seat]} chose {d.chosen}: {played:.1f} expected, {d.loss:.1f} lost."
+            f"In the match {names[d.seat]} chose {d.chosen}: {played:.1f} expected, "
+            f"{d.loss:.1f} lost {give_or_take(d.error, 1)}."
         )
     return out
 
 
 __all__ = [
+    "ASSUMED",
     "advice_lines",
     "choice_words",
     "decision_line",
     "gap_lines",
+    "give_or_take",
+    "loss_sentence",
+    "luck_words",
+    "mark_words",
     "marks_sentence",
     "points",
     "position_lines",
     "question",
+    "rounded_parts",
     "seat_sentence",
     "summary_lines",
     "verdict_lines",

@@ -180,15 +180,49 @@ function where(d) {
   return `Hand ${d.hand}${trick}`;
 }
 
-/** "Ann lost 14 points to mistakes and 9 to the cards." (as `ohhell review` says it). */
+/** Standard errors a loss or a luck must clear to be called a fact (SURE in ohhell.analysis). */
+const SURE = 2;
+
+const giveOrTake = (error, digits = 0) => `give or take ${digits ? error.toFixed(digits) : Math.round(error)}`;
+const luckClear = (luck, error) => Math.abs(luck) >= SURE * error && Math.round(luck) !== 0;
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+/** Whole numbers that add up to `total`: each part rounded down, the points
+ * still missing given to the largest remainders (as rounded_parts in
+ * ohhell.analysis.words), so a breakdown adds up to the total beside it. */
+export function roundedParts(parts, total) {
+  const floors = parts.map(Math.floor);
+  let missing = total - floors.reduce((a, b) => a + b, 0);
+  const order = parts.map((x, i) => i).sort((i, j) => (parts[j] - floors[j]) - (parts[i] - floors[i]) || i - j);
+  const out = [...floors];
+  for (let k = 0; missing > 0; k++, missing--) out[order[k % parts.length]] += 1;
+  for (let k = 0; missing < 0; k++, missing++) out[order[parts.length - 1 - (k % parts.length)]] -= 1;
+  return out;
+}
+
+/** "Ann finished 14 points below the table's average: cards −12 (give or
+ * take 4), decisions +3, the rest −5 (…)" (as `ohhell review` says it): the
+ * parts add up to the gap as shown. */
 export function seatSentence(s, hands) {
   const name = Who(s.seat);
-  const lost = s.loss < 0.5 ? "almost nothing" : points(s.loss);
-  const luck = Math.round(s.luck);
-  if (!hands) return `${name} lost ${lost} to mistakes.`;
-  if (luck < 0) return `${name} lost ${lost} to mistakes and ${-luck} to the cards.`;
-  if (luck > 0) return `${name} lost ${lost} to mistakes; the cards gave ${who(s.seat)} ${points(luck)} more than an average seat.`;
-  return `${name} lost ${lost} to mistakes; the cards were worth what an average seat's were.`;
+  if (!hands) return `${name}: no hand finished, so nothing to say of the cards.`;
+  const luckNote = giveOrTake(s.luck_error) + (luckClear(s.luck, s.luck_error) ? "" : ", too little to tell from chance");
+  if (s.rest === null) return `The cards: ${cardsWorth(s.luck)} against an average seat (${luckNote}).`;
+  const edge = Math.round(s.edge);
+  const [cards, decisions, rest] = roundedParts([s.luck, s.edge - s.luck - s.rest, s.rest], edge);
+  const where = edge === 0 ? "level with the table's average"
+    : `${points(Math.abs(edge))} ${edge > 0 ? "above" : "below"} the table's average`;
+  return `${name} finished ${where}: cards ${signed(cards)} (${luckNote}), `
+    + `decisions ${signed(decisions)} (against the table's average loss), `
+    + `the rest ${signed(rest)} (how the hidden cards and the others' play fell, ${giveOrTake(s.rest_error)}).`;
+}
+
+/** "Lost 24 points in all to decisions (give or take 2), 18 of them in the marked decisions." */
+function lossSentence(s) {
+  if (s.loss < 0.5) return "Almost nothing.";
+  const head = `${points(s.loss)} in all (${giveOrTake(s.loss_error)})`;
+  const marked = Object.values(s.marks).reduce((a, b) => a + b, 0);
+  return marked ? `${head}, ${Math.round(s.marked_loss)} of them in the marked decisions.` : `${head}, none in a marked decision.`;
 }
 
 /** "+4 points", "−12 points", "0 points" (rounded before its sign is chosen: never "−0"). */
@@ -202,6 +236,13 @@ function marksSentence(s) {
     .filter(([m]) => s.marks[m]).map(([m, many]) => `${s.marks[m]} ${s.marks[m] === 1 ? m : many}`);
   const decisions = `${s.decisions} decision${s.decisions === 1 ? "" : "s"}`;
   return parts.length ? `${parts.join(", ")} in ${decisions}.` : `No marked decision in ${decisions}.`;
+}
+
+/** " (inaccuracy; close to a mistake)": a mark its loss reaches but its error could undo is only "close". */
+function markWords(d) {
+  const close = d.close ? `close to ${d.close === "inaccuracy" ? "an" : "a"} ${d.close}` : "";
+  const words = [d.mark || "", close].filter(Boolean).join("; ");
+  return words ? ` (${words})` : "";
 }
 
 // ------------------------------------------------------------------ the review shown
@@ -227,7 +268,10 @@ function renderSummary() {
   const hands = review.hands.length;
   const note = el("p", { class: "muted" },
     "Points lost are expected points, by a strong player's reckoning of each position from what the player "
-    + "could see. The cards: what each seat's hands were worth against an average seat at this table.");
+    + "could see: the expert (the strongest bot) prices each choice, playing on well, with the others playing as "
+    + "the expert would play for them. Each number comes with its error (give or take one standard error); a mark "
+    + "is given only where the loss clears its threshold by twice its error. The cards: what each seat's hands "
+    + "were worth against an average seat at this table.");
   const seats = review.summary.map((s) => {
     const costly = s.biggest.map((v) => V.byVersion.get(v)).filter(Boolean);
     const avg = s.edge >= 0 ? `${round1(s.edge)} above` : `${round1(-s.edge)} below`;
@@ -235,9 +279,9 @@ function renderSummary() {
       el("h3", { id: `seat-review-${s.seat}` }, V.names[s.seat], mine(s.seat) ? el("span", { class: "badge you" }, "you") : null),
       el("p", { class: "sentence" }, seatSentence(s, hands)),
       el("dl", { class: "review-numbers" },
-        el("dt", {}, "Accuracy"), el("dd", {}, `${s.accuracy.toFixed(2)} points lost a decision on average`),
-        el("dt", {}, "Lost to decisions"), el("dd", {}, points(s.loss)),
-        el("dt", {}, "The cards"), el("dd", {}, hands ? cardsWorth(s.luck) : "no hand finished"),
+        el("dt", {}, "Average loss"), el("dd", {}, `${s.average_loss.toFixed(2)} points a decision (lower is better)`),
+        el("dt", {}, "Lost to decisions"), el("dd", {}, lossSentence(s)),
+        el("dt", {}, "The cards"), el("dd", {}, hands ? `${cardsWorth(s.luck)} (${giveOrTake(s.luck_error)})` : "no hand finished"),
         el("dt", {}, "Marks"), el("dd", {}, marksSentence(s)),
         el("dt", {}, "Score"), el("dd", {}, `${s.score} (${avg} the table's average)`)),
       costly.length ? el("h4", {}, "Biggest mistakes") : null,
@@ -246,7 +290,7 @@ function renderSummary() {
           "aria-label": `${where(d)}: ${choiceText(d.kind, d.chosen)} instead of ${choiceText(d.kind, d.best)}, ${round1(d.loss)} points lost. Show it in the replay.` },
         // One span: the button lays its children out as a row of flex items.
         el("span", {}, `${where(d)}: `, choiceNode(d.kind, d.chosen), " instead of ", choiceNode(d.kind, d.best),
-          `, ${round1(d.loss)} lost`))))) : null);
+          `, ${round1(d.loss)} lost ${giveOrTake(d.error, 1)}`))))) : null);
   });
   const partial = review.finished ? null : el("p", { class: "muted" },
     "This record stops before the end of the match: the cards are counted over its finished hands only.");
@@ -276,7 +320,8 @@ export function showDecisionAt(i) {
     ` ${where(d)}: ${Who(d.seat)} ${DID[d.kind]} `, d.kind === "bid" ? d.chosen : choiceNode(d.kind, d.chosen), ".");
   const cost = d.loss > 0 && best !== null && chose !== null
     ? el("p", {}, "Best: ", choiceNode(d.kind, d.best),
-      `, ${round1(best)} points expected against ${round1(chose)}: ${round1(d.loss)} point${d.loss === 1 ? "" : "s"} lost.`)
+      `, ${round1(best)} points expected against ${round1(chose)}: ${round1(d.loss)} point${d.loss === 1 ? "" : "s"} lost, `
+      + `${giveOrTake(d.error, 1)}${markWords(d)}.`)
     : el("p", {}, d.chosen === d.best ? "The best choice." : ["As good as the best (", choiceNode(d.kind, d.best), ")."]);
   fill($("#decision-body"), cost, handThen(d), choicesTable(d));
 }
@@ -311,11 +356,14 @@ function choicesTable(d) {
       .filter(Boolean);
     rows.push(el("tr", { class: tags.join(" ") },
       el("th", { scope: "row" }, choiceNode(d.kind, c.choice), same, tags.length ? el("small", {}, ` ${tags.join(", ")}`) : null),
-      el("td", {}, c.expected === null ? "not tried" : round1(c.expected))));
+      el("td", {}, c.expected === null ? "not tried" : round1(c.expected)),
+      el("td", {}, c.error === null ? "rough" : c.choice === d.best || c.same_as.includes(d.best) ? "" : c.error.toFixed(1))));
   }
   return el("table", { class: "choice-values" },
-    el("caption", {}, "Each choice and the points it was expected to score this hand"),
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Choice"), el("th", { scope: "col" }, "Expected"))),
+    el("caption", {}, "Each choice and the points it was expected to score this hand; "
+      + "give or take: the error of its difference from the best (rough: not priced against the best)"),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Choice"), el("th", { scope: "col" }, "Expected"),
+      el("th", { scope: "col" }, "Give or take"))),
     el("tbody", {}, rows));
 }
 
@@ -404,7 +452,7 @@ function answerPuzzle(choice) {
     best !== null ? el("p", {}, "The best is ", choiceNode(d.kind, d.best), `, ${round1(best)} points expected`,
       others.length ? [" (", ...others.flatMap((a, j) => [j ? " and " : "", choiceNode(d.kind, a)]), " as good)"] : "", ".") : null,
     played !== null ? el("p", {}, `In the match ${who(d.seat)} chose `, choiceNode(d.kind, d.chosen),
-      `: ${round1(played)} expected, ${round1(d.loss)} lost.`) : null,
+      `: ${round1(played)} expected, ${round1(d.loss)} lost, ${giveOrTake(d.error, 1)}.`) : null,
     el("button", { type: "button", id: "puzzle-again", onclick: renderPuzzle }, "Try it again"),
   ];
   fill($("#puzzle-verdict"), lines);
