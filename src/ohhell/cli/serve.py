@@ -90,6 +90,33 @@ def add_parser(sub: Any) -> None:
         help="where a bid may still be changed, how long a bot bidding next waits for the person "
         "who bid (the page counts it down; 0: the bot bids at once; default 3)",
     )
+    host = serve.add_argument_group("for the host (docs/hosting.md: Health, Metrics, Logs)")
+    host.add_argument(
+        "--metrics",
+        metavar="[HOST:]PORT",
+        help="serve Prometheus metrics at /metrics on a listener of their own, on 127.0.0.1 unless a "
+        "host is given (default: none; never on the public port)",
+    )
+    host.add_argument(
+        "--log-format",
+        choices=("plain", "json"),
+        default="plain",
+        help="plain lines, or one JSON object a line (default plain)",
+    )
+    host.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        default="info",
+        help="the least important lines written (default info)",
+    )
+    host.add_argument(
+        "--drain",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="on SIGTERM, answer /readyz 503 for this long before handing the tables over and "
+        "stopping, so the balancer sends no one new meanwhile (default 0)",
+    )
     limits = serve.add_argument_group("limits for a public server (docs/web.md, Limits)")
     limits.add_argument(
         "--create-limit",
@@ -239,6 +266,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "body_timeout",
         "requests_per_address",
         "review_time",
+        "drain",
     )
     if args.workers < 1:
         print("ohhell serve: --workers must be 1 or more", file=sys.stderr)
@@ -266,6 +294,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     if not args.clock <= MAX_CLOCK:  # NaN too
         print(f"ohhell serve: --clock is at most {MAX_CLOCK:g} seconds (0: no clock)", file=sys.stderr)
+        return 2
+    try:
+        start_ops(args)
+    except ValueError as err:
+        print(f"ohhell serve: {err}", file=sys.stderr)
         return 2
     try:
         from limits import parse
@@ -380,6 +413,25 @@ def check_broker(url: str) -> None:
         client.close()
     except (ValueError, redis.RedisError) as err:
         raise ValueError(f"--broker {hide_password(url)}: {err}") from None
+
+
+def start_ops(args: argparse.Namespace) -> None:
+    """The log's format, the drain, and the metrics' listener (docs/hosting.md)."""
+    from ..web import health, logs, metrics
+
+    logs.configure(args.log_format, args.log_level)
+    health.drain_seconds(min(args.drain, 3600.0))
+    if args.metrics:
+        host, port = metrics.parse_address(args.metrics)
+        if args.workers > 1:
+            import os
+
+            metrics.prepare_multiprocess(os.environ.get(metrics.MULTIPROC))
+        try:
+            metrics.serve_metrics(host, port)
+        except OSError as err:
+            raise ValueError(f"--metrics {args.metrics}: {err.strerror or err}") from None
+        print(f"ohhell serve: metrics at http://{host}:{port}/metrics", flush=True)
 
 
 def run(app: Any, host: str, port: int, **limits: Any) -> None:

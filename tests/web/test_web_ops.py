@@ -1,0 +1,729 @@
+"""What a host runs beside the game (docs/hosting.md): health, the drain,
+metrics, logs, the host's orders (web/ops.py, health.py, metrics.py,
+logs.py, admin.py).
+
+The first tests drive the application in-process; those that need a real
+process (signals, a listener of its own, the log on standard error) start
+``ohhell serve`` on loopback; those of two processes run when
+``OHHELL_TEST_POSTGRES`` and ``OHHELL_TEST_REDIS`` are set, as the cluster's
+tests do, and a broker that goes down is a private ``redis-server``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("prometheus_client")
+
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from web_support import connect, from_address, make_app, new_table, play_all, with_addresses
+
+from ohhell.web import admin, logs, metrics
+
+POSTGRES = os.environ.get("OHHELL_TEST_POSTGRES")
+REDIS = os.environ.get("OHHELL_TEST_REDIS")
+HOST = "127.0.0.1"
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+
+
+def _until(check: Callable[[], Any], seconds: float = 10.0, what: str = "") -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, f"timed out waiting for {what or check}"
+        time.sleep(0.05)
+
+
+def _sample(name: str, **labels: str) -> float:
+    from prometheus_client import REGISTRY
+
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+# --- Health, in-process ---
+
+
+def test_healthz_and_readyz_answer_and_readyz_says_why_while_stopping(tmp_path: Path) -> None:
+    app = make_app(str(tmp_path / "t.db"))
+    with TestClient(app) as client:
+        r = client.get("/healthz")
+        assert r.status_code == 200 and r.json() == {"alive": True}
+        r = client.get("/readyz")
+        assert r.status_code == 200 and r.json() == {"ready": True}
+        app.state.server.ops.health.draining = True  # what SIGTERM does first
+        r = client.get("/readyz")
+        assert r.status_code == 503
+        assert "stopping" in r.json()["reason"]
+        assert client.get("/healthz").status_code == 200  # alive still: it is finishing its work
+
+
+def test_readyz_is_503_when_the_database_does_not_answer(tmp_path: Path) -> None:
+    app = make_app(str(tmp_path / "t.db"))
+    with TestClient(app) as client:
+        store = app.state.server.store
+
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise OSError("the database is down")
+
+        connect_before = store.engine.connect
+        store.engine.connect = refuse
+        try:
+            r = client.get("/readyz")
+        finally:
+            store.engine.connect = connect_before
+        assert r.status_code == 503
+        assert r.json() == {"ready": False, "reason": "the database does not answer"}
+        time.sleep(1.05)  # the answer is kept a second
+        assert client.get("/readyz").status_code == 200
+
+
+def test_handing_over_closes_sockets_with_1012_and_refuses_new_work(tmp_path: Path) -> None:
+    app = make_app(str(tmp_path / "t.db"))
+    with TestClient(app) as client:
+        made = new_table(client, seats=["human", "random", "random", "random"], start=True)
+        with connect(client, made["table"], made["token"]) as player:
+            client.portal.call(app.state.server.ops.health.hand_over)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(200):
+                    player.ws.receive_text()
+            assert closed.value.code == 1012
+        assert app.state.server.hub.tables == {}  # let go of: another process may take it
+        r = client.post("/api/tables", json={})
+        assert r.status_code == 503 and "restarting" in r.json()["error"]
+        assert client.get("/healthz").status_code == 200
+        with (
+            client.websocket_connect(f"/ws/{made['table']}") as ws,
+            pytest.raises(WebSocketDisconnect) as again,
+        ):
+            ws.receive_text()
+        assert again.value.code == 1012
+
+
+# --- Metrics, in-process ---
+
+
+def test_metrics_count_actions_latency_seats_and_refusals(tmp_path: Path) -> None:
+    from ohhell.web.app import Limits
+
+    limits = Limits(
+        create="3/minute", sheets=None, connects=None, sockets_per_address=0, spectators_per_table=0
+    )
+    app = make_app(str(tmp_path / "t.db"), limits=limits)
+    with TestClient(app) as client:
+        ops = app.state.server.ops
+        actions = _sample("ohhell_actions_total")
+        timed = _sample("ohhell_action_seconds_count")
+        refused = _sample("ohhell_refusals_total", limit="tables")
+        made = new_table(client, seats=["human", "random", "random", "random"], level="random")
+        client.portal.call(ops.sample)
+        assert _sample("ohhell_tables", status="lobby") == 1
+        assert _sample("ohhell_seats", kind="bot") == 3
+        r = client.post(f"/api/tables/{made['table']}/start", json={"token": made["token"]})
+        assert r.status_code == 200
+        with connect(client, made["table"], made["token"]) as player:
+            client.portal.call(ops.sample)
+            assert _sample("ohhell_seats", kind="connected") == 1
+            assert _sample("ohhell_sockets") == 1
+            final = play_all([player])
+            client.portal.call(ops.sample)
+            assert _sample("ohhell_tables", status="over") == 1
+            acted = len(
+                [m for m in player.seen if m["type"] == "state" and (m.get("last") or {}).get("seat") == 0]
+            )
+        # Every action of the match, the dealer's and the bots' too, once.
+        assert _sample("ohhell_actions_total") - actions == final["version"]
+        # Each of the person's actions was answered on its socket and timed.
+        assert 1 <= _sample("ohhell_action_seconds_count") - timed <= acted
+        for _ in range(3):
+            client.post("/api/tables", json={})
+        assert _sample("ohhell_refusals_total", limit="tables") - refused == 1
+        assert client.get("/metrics").status_code == 404  # never on the public port
+
+
+def test_errors_are_counted_by_what_failed() -> None:
+    from sqlalchemy.exc import OperationalError
+
+    metrics.count_errors()
+    log = logging.getLogger("ohhell.web")
+    database = _sample("ohhell_errors_total", part="database")
+    redis_errors = _sample("ohhell_errors_total", part="redis")
+    try:
+        try:
+            raise OperationalError("INSERT", {}, Exception("server closed the connection"))
+        except OperationalError as err:
+            raise RuntimeError("cannot store") from err
+    except RuntimeError:
+        log.exception("table abc: cannot store version 3")
+    log.warning("cluster: the heartbeat could not reach Redis")
+    log.info("table abc: seat 1 is back")  # not an error
+    assert _sample("ohhell_errors_total", part="database") - database == 1
+    assert _sample("ohhell_errors_total", part="redis") - redis_errors == 1
+
+
+def test_metrics_address_is_loopback_unless_a_host_is_named() -> None:
+    assert metrics.parse_address("9108") == ("127.0.0.1", 9108)
+    assert metrics.parse_address("10.0.0.5:9108") == ("10.0.0.5", 9108)
+    for bad in ("", "x", "99999", "example.com:80", "1.2.3.4:"):
+        with pytest.raises(ValueError):
+            metrics.parse_address(bad)
+
+
+# --- Logs ---
+
+
+def _record(message: str, *args: Any, exc: bool = False) -> logging.LogRecord:
+    info = None
+    if exc:
+        try:
+            raise ValueError("bad path /x\x00\nERROR forged")
+        except ValueError:
+            info = sys.exc_info()
+    return logging.LogRecord("ohhell.web", logging.ERROR, __file__, 1, message, args, info)
+
+
+def test_plain_and_json_lines_stay_one_record_and_hide_tokens() -> None:
+    token = "A" * 20 + "b-_" * 8
+    record = _record("GET %s failed for %s", "/t/\x00\r\nERROR forged line", token, exc=True)
+    plain = logs.PlainFormatter().format(record)
+    first, *rest = plain.split("\n")
+    assert "\\x00\\r\\nERROR forged line" in first and token not in plain and "[hidden]" in first
+    assert all(line.startswith("    ") for line in rest)  # a traceback cannot pass for a record
+    assert "\x00" not in plain
+    line = logs.JsonFormatter().format(_record("table %s: seat %d is back (%s)", "Ab12_x", 2, token))
+    assert "\n" not in line
+    entry = json.loads(line)
+    assert entry["table"] == "Ab12_x" and entry["seat"] == 2 and entry["level"] == "error"
+    assert token not in line
+    assert "\n" not in logs.JsonFormatter().format(record)
+
+
+# --- The host's orders, in-process ---
+
+
+def test_orders_reach_the_table_announce_close_ban_and_unban(tmp_path: Path) -> None:
+    from ohhell.web.store import Store
+
+    app = make_app(str(tmp_path / "t.db"))
+    store = Store(f"sqlite:///{tmp_path / 't.db'}")
+    engine = store.engine
+    with TestClient(with_addresses(app)) as client:
+        made = new_table(client, seats=["human", "random", "random", "random"], start=True)
+        table = made["table"]
+        with connect(client, table, made["token"], address="203.0.113.7") as player:
+            admin.give_order(engine, "announce", "The server restarts in 5 minutes.")
+            notice = player.until(lambda m: m["type"] == "notice", "the notice")
+            assert notice["text"] == "The server restarts in 5 minutes."
+            admin.give_order(engine, "close", table)
+            player.until(lambda m: m["type"] == "table" and m["status"] == "ended", "the table ended")
+            assert any(m["type"] == "chat" and m["text"] == admin.CLOSE_WORDS for m in player.seen)
+            assert admin.ban(engine, admin.network("203.0.113.0/24"), "testing")
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(200):
+                    player.ws.receive_text()
+            assert closed.value.code == 4403
+        barred = from_address("203.0.113.9")
+        assert client.get("/api/options", headers=barred).status_code == 403
+        assert client.get("/healthz", headers=barred).status_code == 200  # the balancer's checks pass
+        assert client.get("/api/options", headers=from_address("198.51.100.1")).status_code == 200
+        with (
+            client.websocket_connect(f"/ws/{table}", headers=barred) as ws,
+            pytest.raises(WebSocketDisconnect) as refused,
+        ):
+            ws.receive_text()
+        assert refused.value.code == 4403
+        assert admin.unban(engine, "203.0.113.0/24")
+        _until(lambda: client.get("/api/options", headers=barred).status_code == 200, what="the bar lifted")
+    # A bar holds across a restart: it is read from the database.
+    assert admin.ban(engine, "203.0.113.9/32", "again")
+    store.close()
+    with TestClient(with_addresses(make_app(str(tmp_path / "t.db")))) as client:
+        assert client.get("/api/options", headers=from_address("203.0.113.9")).status_code == 403
+
+
+def test_a_table_ordered_closed_while_no_server_ran_is_closed_at_the_next_start(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    with TestClient(make_app(db)) as client:
+        made = new_table(client, seats=["human", "random", "random", "random"], start=True)
+    from ohhell.web.store import Store
+
+    store = Store(f"sqlite:///{db}")
+    admin.prepare(store.engine)
+    admin.give_order(store.engine, "close", made["table"])
+    store.close()
+    with TestClient(make_app(db)) as client:
+        assert client.get(f"/api/tables/{made['table']}").json()["status"] == "ended"
+
+
+# --- Backups: SQLite while serving ---
+
+
+def test_a_live_sqlite_database_backed_up_mid_match_restores_and_plays_on(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "live.db"
+    copy = tmp_path / "copy.db"
+    vacuumed = tmp_path / "vacuumed.db"
+    with TestClient(make_app(str(db))) as client:
+        made = new_table(client, seats=["human", "random", "random", "random"], start=True)
+        with connect(client, made["table"], made["token"]) as player:
+            for _ in range(3):  # a few of the person's actions stored: mid-match
+                player.until(lambda m: m["type"] == "state" and 0 in (m["obs"].get("turn") or []))
+                legal = [a for a in player.obs["legal"] if a["kind"] != "change"]
+                player.act(legal[0])
+                player.until(lambda m: m["type"] == "state" and (m.get("last") or {}).get("seat") == 0)
+            version = player.version
+            # While the server runs and holds the file: the online backup
+            # (sqlite3's .backup) and VACUUM INTO, as docs/hosting.md says.
+            if shutil.which("sqlite3"):
+                subprocess.run(["sqlite3", str(db), f".backup '{copy}'"], check=True, timeout=30)
+            else:
+                with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+                    source.backup(target)
+            with sqlite3.connect(db) as source:
+                source.execute("VACUUM INTO ?", (str(vacuumed),))
+    for restored in (copy, vacuumed):
+        with (
+            TestClient(make_app(str(restored))) as client,
+            connect(client, made["table"], made["token"]) as player,
+        ):
+            assert player.version >= version  # nothing stored before the backup is lost
+            final = play_all([player])
+            assert final["obs"]["phase"] == "over"
+
+
+# --- Real processes ---
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def _environment(**extra: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", ""), **extra}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    return env
+
+
+def _serve(home: Path, *args: str, port: int | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    port = port or _free_port()
+    command = [sys.executable, "-m", "ohhell", "serve", "--port", str(port), "--bot-delay", "0.05"]
+    command += ["--think", "0.1", *args]
+    proc = subprocess.Popen(
+        command,
+        env=_environment(OHHELL_HOME=str(home)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    _listening(proc, HOST, port)
+    return proc, port
+
+
+def _listening(proc: subprocess.Popen[bytes], host: str, port: int) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        if proc.poll() is not None:
+            raise AssertionError(f"the server exited: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        try:
+            socket.create_connection((host, port), 0.2).close()
+            return
+        except OSError:
+            assert time.monotonic() < deadline, "the server did not listen in time"
+            time.sleep(0.05)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> bytes:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return err
+
+
+def _get(url: str, timeout: float = 5.0) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())  # type: ignore[no-any-return]
+
+
+async def _both(url: str, seats: list[tuple[int, str]], into: list[dict[str, Any]]) -> None:
+    """One action of each person of ``bench.start_table``'s table (their
+    seats wait for them: neither plays without the other)."""
+    await asyncio.gather(*(_play(url, token, 1, into) for _, token in seats))
+
+
+async def _play(url: str, token: str, moves: int, into: list[dict[str, Any]]) -> None:
+    """Play ``moves`` of one seat's turns (its first legal action each time),
+    until the table has taken them."""
+    from websockets.asyncio.client import connect as ws_connect
+
+    async with ws_connect(url, open_timeout=10) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        seat = None
+        taken = 0
+        asked = -1  # the version of the last action sent
+        deadline = time.monotonic() + 60
+        while taken < moves:
+            assert time.monotonic() < deadline, "the match did not go on"
+            message = json.loads(await asyncio.wait_for(ws.recv(), 20))
+            into.append(message)
+            if message["type"] == "welcome":
+                seat = message["seat"]
+            if message["type"] != "state":
+                continue
+            if asked >= 0 and (message.get("last") or {}).get("seat") == seat and message["version"] > asked:
+                taken += 1
+                asked = -1
+            legal = [a for a in message["obs"]["legal"] if a["kind"] != "change"]
+            if taken < moves and asked < 0 and seat in (message["obs"].get("turn") or []) and legal:
+                asked = message["version"]
+                await ws.send(json.dumps({"type": "act", "version": asked, "action": legal[0]}))
+
+
+def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
+    pytest.importorskip("websockets")
+    metrics_port = _free_port()
+    proc, port = _serve(
+        tmp_path, "--host", "0.0.0.0", "--metrics", str(metrics_port), "--log-format", "json", "--drain", "1"
+    )
+    err = b""
+    try:
+        made = _post(f"http://{HOST}:{port}/api/play-now", {"name": "Ann"})
+        seen: list[dict[str, Any]] = []
+        asyncio.run(_play(f"ws://{HOST}:{port}/ws/{made['table']}", made["token"], 3, seen))
+
+        def scraped() -> str | None:
+            status, text = _get(f"http://{HOST}:{metrics_port}/metrics")
+            found = status == 200 and any(
+                line.startswith("ohhell_actions_total ") and float(line.split()[1]) >= 3
+                for line in text.splitlines()
+            )
+            return text if found else None
+
+        text = _until(scraped, what="the actions counted")
+        for name in (
+            "ohhell_tables",
+            "ohhell_seats",
+            "ohhell_action_seconds_bucket",
+            "ohhell_thinking_waiting",
+        ):
+            assert name in text
+        # Refused to the public: not on the public port, and its own
+        # listener answers on loopback only (127.0.0.2 reaches the public
+        # port, which listens on every address, and not the metrics).
+        assert _get(f"http://127.0.0.2:{port}/healthz")[0] == 200
+        assert _get(f"http://{HOST}:{port}/metrics")[0] == 404
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.2", metrics_port), 1).close()
+
+        async def drained() -> int:
+            from websockets.asyncio.client import connect as ws_connect
+            from websockets.exceptions import ConnectionClosed
+
+            async with ws_connect(f"ws://{HOST}:{port}/ws/{made['table']}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+                await ws.recv()
+                proc.send_signal(signal.SIGTERM)
+                await asyncio.sleep(0.3)
+                status, body = await asyncio.to_thread(_get, f"http://{HOST}:{port}/readyz")
+                assert status == 503 and "stopping" in body  # not ready at once
+                assert (await asyncio.to_thread(_get, f"http://{HOST}:{port}/healthz"))[0] == 200
+                try:
+                    while True:
+                        await asyncio.wait_for(ws.recv(), 10)
+                except ConnectionClosed as closed:
+                    assert closed.rcvd is not None
+                    return closed.rcvd.code
+                raise AssertionError("not closed")
+
+        assert asyncio.run(drained()) == 1012
+        proc.wait(15)
+    finally:
+        err = _stop(proc)
+    lines = [line for line in err.decode().splitlines() if line.strip()]
+    entries = [json.loads(line) for line in lines]  # every line one JSON object
+    assert any("handed over" in e["message"] for e in entries)
+    assert made["token"] not in err.decode()
+
+
+# --- Several processes (PostgreSQL and Redis) ---
+
+cluster = pytest.mark.skipif(
+    not (POSTGRES and REDIS),
+    reason="set OHHELL_TEST_POSTGRES and OHHELL_TEST_REDIS to test several server processes",
+)
+
+
+@pytest.fixture
+def bench() -> Any:
+    pytest.importorskip("redis")
+    pytest.importorskip("psycopg")
+    from support import bench_script
+
+    return bench_script("failover")
+
+
+@pytest.fixture
+def db(bench: Any) -> Iterator[str]:
+    schema = bench.Schema(POSTGRES)
+    try:
+        yield schema.url
+    finally:
+        schema.drop()
+
+
+def _admin(db: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ohhell", "admin", "--db", db, *args],
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@cluster
+def test_orders_reach_every_process_and_a_bar_holds_after_a_restart(bench: Any, db: str) -> None:
+    pytest.importorskip("websockets")
+    servers = bench.start_servers(db, REDIS, 2)
+    try:
+        table, seats = bench.start_table(servers)
+        holder = bench.holder_pid(REDIS, table)
+        other = next(s for s in servers if s.proc.pid != holder)  # its clients are relayed
+
+        async def watch() -> list[dict[str, Any]]:
+            from websockets.asyncio.client import connect as ws_connect
+            from websockets.exceptions import ConnectionClosed
+
+            seen: list[dict[str, Any]] = []
+            async with ws_connect(f"ws://{HOST}:{other.port}/ws/{table}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": seats[1][1]}))
+                await ws.recv()
+                said = await asyncio.to_thread(_admin, db, "announce", "Back in five minutes.")
+                assert said.returncode == 0, said.stderr
+                while not any(m["type"] == "notice" for m in seen):
+                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+                closed = await asyncio.to_thread(_admin, db, "close", "--", table)  # an id may begin with -
+                assert closed.returncode == 0 and "is closed" in closed.stdout, closed
+                while not any(m["type"] == "table" and m["status"] == "ended" for m in seen):
+                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+                barred = await asyncio.to_thread(_admin, db, "ban", "127.0.0.1", "--reason", "a test")
+                assert barred.returncode == 0, barred.stderr
+                try:
+                    while True:
+                        seen.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+                except ConnectionClosed as err:
+                    assert err.rcvd is not None and err.rcvd.code == 4403
+            return seen
+
+        seen = asyncio.run(watch())
+        assert next(m for m in seen if m["type"] == "notice")["text"] == "Back in five minutes."
+        for server in servers:  # each process reads the order within about a second
+            _until(lambda s=server: _get(s.base + "/api/options")[0] == 403, what="the bar on every process")
+            assert _get(server.base + "/healthz")[0] == 200
+        listed = _admin(db, "tables", "--all")
+        assert table in listed.stdout and "ended" in listed.stdout
+        # A new process reads the bars when it starts.
+        bench.stop_servers([servers[1]])
+        servers[1:] = bench.start_servers(db, REDIS, 1)
+        assert _get(servers[1].base + "/api/options")[0] == 403
+        assert _admin(db, "unban", "127.0.0.1").returncode == 0
+        for server in servers:
+            _until(lambda s=server: _get(s.base + "/api/options")[0] == 200, what="the bar lifted")
+    finally:
+        bench.stop_servers(servers)
+
+
+@cluster
+def test_sigterm_hands_the_table_to_the_other_process_and_closes_with_1012(bench: Any, db: str) -> None:
+    pytest.importorskip("websockets")
+    servers = bench.start_servers(db, REDIS, 2, "--drain", "1")
+    try:
+        table, seats = bench.start_table(servers)
+        holder = next(s for s in servers if s.proc.pid == bench.holder_pid(REDIS, table))
+        other = next(s for s in servers if s is not holder)
+
+        async def drained() -> int:
+            from websockets.asyncio.client import connect as ws_connect
+            from websockets.exceptions import ConnectionClosed
+
+            async with ws_connect(f"ws://{HOST}:{holder.port}/ws/{table}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": seats[0][1]}))
+                await ws.recv()
+                holder.proc.send_signal(signal.SIGTERM)
+                await asyncio.sleep(0.3)
+                status, _ = await asyncio.to_thread(_get, holder.base + "/readyz")
+                assert status == 503
+                assert (await asyncio.to_thread(_get, other.base + "/readyz"))[0] == 200
+                try:
+                    while True:
+                        await asyncio.wait_for(ws.recv(), 10)
+                except ConnectionClosed as err:
+                    assert err.rcvd is not None
+                    return err.rcvd.code
+            raise AssertionError("not closed")
+
+        assert asyncio.run(drained()) == 1012
+        # Handed over: the other process holds the table at once, without
+        # waiting for the stopped one's heartbeat to lapse.
+        _until(lambda: bench.holder_pid(REDIS, table) == other.proc.pid, 3.0, "the other process holding it")
+        holder.proc.wait(15)
+        seen: list[dict[str, Any]] = []
+        asyncio.run(_both(f"ws://{HOST}:{other.port}/ws/{table}", seats, seen))
+        assert (
+            sum(1 for m in seen if m["type"] == "state" and (m.get("last") or {}).get("seat") in (0, 1)) >= 2
+        )
+    finally:
+        bench.stop_servers(servers)
+
+
+@cluster
+def test_readyz_is_503_while_the_broker_is_down_and_ready_again_after(
+    bench: Any, db: str, tmp_path: Path
+) -> None:
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("redis-server is not installed: the broker cannot be stopped and started")
+    port = _free_port()
+
+    def start_redis() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(
+            [
+                server,
+                "--port",
+                str(port),
+                "--bind",
+                HOST,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(tmp_path),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        _listening(proc, HOST, port)
+        return proc
+
+    redis_proc = start_redis()
+    servers = []
+    try:
+        servers = bench.start_servers(db, f"redis://{HOST}:{port}/0", 1)
+        base = servers[0].base
+        _until(lambda: _get(base + "/readyz")[0] == 200, what="ready")
+        redis_proc.terminate()
+        redis_proc.wait(10)
+        _, body = _until(
+            lambda: (a := _get(base + "/readyz", 10))[0] == 503 and a, 10, "not ready without the broker"
+        )
+        assert "broker" in json.loads(body)["reason"]
+        assert _get(base + "/healthz")[0] == 200  # alive: the orchestrator must not kill it for this
+        redis_proc = start_redis()
+        _until(lambda: _get(base + "/readyz", 10)[0] == 200, 15, "ready again")
+    finally:
+        bench.stop_servers(servers)
+        redis_proc.terminate()
+        redis_proc.wait(10)
+
+
+@cluster
+def test_metrics_of_several_workers_are_summed_by_serve(bench: Any, db: str, tmp_path: Path) -> None:
+    pytest.importorskip("websockets")
+    metrics_port = _free_port()
+    proc, port = _serve(
+        tmp_path, "--db", db, "--broker", REDIS or "", "--workers", "2", "--metrics", f"{HOST}:{metrics_port}"
+    )
+    try:
+        for _ in range(2):
+            made = _post(f"http://{HOST}:{port}/api/play-now", {"name": "Ann"})
+            asyncio.run(_play(f"ws://{HOST}:{port}/ws/{made['table']}", made["token"], 2, []))
+
+        def summed() -> float:
+            status, text = _get(f"http://{HOST}:{metrics_port}/metrics")
+            if status != 200:
+                return 0.0
+            values = [
+                float(line.split()[1]) for line in text.splitlines() if line.startswith("ohhell_tables{")
+            ]
+            return sum(values)
+
+        _until(lambda: summed() >= 2, 15, "both tables counted")
+    finally:
+        _stop(proc)
+
+
+@cluster
+def test_a_postgresql_dump_taken_mid_match_restores_and_plays_on(bench: Any, db: str) -> None:
+    pytest.importorskip("websockets")
+    if not (shutil.which("pg_dump") and shutil.which("pg_restore")):
+        pytest.skip("pg_dump and pg_restore are not installed")
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    servers = bench.start_servers(db, REDIS, 1)
+    url = make_url(db)
+    schema = url.query["options"].split("=", 1)[1]
+    plain = url.set(drivername="postgresql", query={}).render_as_string(hide_password=False)
+    restored_db = f"ohhell_restore_{os.getpid()}_{int(time.time())}"
+    admin_engine = create_engine(make_url(db).set(query={}), isolation_level="AUTOCOMMIT")
+    dump = Path(os.environ.get("TMPDIR", "/tmp")) / f"{restored_db}.dump"
+    try:
+        table, seats = bench.start_table(servers)
+        seen: list[dict[str, Any]] = []
+        asyncio.run(_both(f"ws://{HOST}:{servers[0].port}/ws/{table}", seats, seen))
+        version = max(m["version"] for m in seen if m["type"] == "state")
+        subprocess.run(["pg_dump", "-Fc", "-n", schema, "-f", str(dump), plain], check=True, timeout=60)
+        with admin_engine.connect() as conn:
+            conn.execute(text(f"CREATE DATABASE {restored_db}"))
+        target = url.set(drivername="postgresql", database=restored_db, query={}).render_as_string(
+            hide_password=False
+        )
+        subprocess.run(["pg_restore", "--no-owner", "-d", target, str(dump)], check=True, timeout=60)
+        bench.stop_servers(servers)
+        restored = url.set(database=restored_db).render_as_string(hide_password=False)
+        servers = bench.start_servers(restored, REDIS, 1)
+        after: list[dict[str, Any]] = []
+        asyncio.run(_both(f"ws://{HOST}:{servers[0].port}/ws/{table}", seats, after))
+        states = [m["version"] for m in after if m["type"] == "state"]
+        assert states[0] >= version and max(states) > states[0]  # the stored match, played on
+    finally:
+        bench.stop_servers(servers)
+        dump.unlink(missing_ok=True)
+        with admin_engine.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {restored_db} WITH (FORCE)"))
+        admin_engine.dispose()
