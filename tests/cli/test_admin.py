@@ -9,9 +9,9 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from ohhell.cli import main  # noqa: E402
-from ohhell.web import admin  # noqa: E402
-from ohhell.web.store import SeatRow, Store  # noqa: E402
+from ohhell.cli import main
+from ohhell.web import admin
+from ohhell.web.store import SeatRow, Store
 
 
 @pytest.fixture
