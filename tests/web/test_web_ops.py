@@ -188,6 +188,25 @@ def test_metrics_address_is_loopback_unless_a_host_is_named() -> None:
             metrics.parse_address(bad)
 
 
+def test_the_grafana_dashboard_shows_only_metrics_the_server_exports() -> None:
+    import re
+
+    from prometheus_client import REGISTRY
+
+    dashboard = Path(__file__).resolve().parents[2] / "deploy" / "grafana" / "ohhell.json"
+    text = dashboard.read_text()
+    json.loads(text)
+    shown = set(re.findall(r"\bohhell_[a-z_]+", text))
+    suffixes = {"counter": ("_total",), "histogram": ("_bucket", "_count", "_sum"), "gauge": ("",)}
+    exported = {
+        family.name + suffix
+        for family in REGISTRY.collect()
+        if family.name.startswith("ohhell_")
+        for suffix in suffixes.get(family.type, ("",))
+    }
+    assert len(shown) >= 10 and shown <= exported, shown - exported
+
+
 # --- Logs ---
 
 
