@@ -437,7 +437,7 @@ def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
     pytest.importorskip("websockets")
     metrics_port = _free_port()
     proc, port = _serve(
-        tmp_path, "--host", "0.0.0.0", "--metrics", str(metrics_port), "--log-format", "json", "--drain", "1"
+        tmp_path, "--host", "0.0.0.0", "--metrics", str(metrics_port), "--log-format", "json", "--drain", "3"
     )
     err = b""
     try:
@@ -481,6 +481,8 @@ def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
                 status, body = await asyncio.to_thread(_get, f"http://{HOST}:{port}/readyz")
                 assert status == 503 and "stopping" in body  # not ready at once
                 assert (await asyncio.to_thread(_get, f"http://{HOST}:{port}/healthz"))[0] == 200
+                # ...and still serving during the --drain seconds, for the balancer to notice.
+                assert (await asyncio.to_thread(_get, f"http://{HOST}:{port}/api/options"))[0] == 200
                 try:
                     while True:
                         await asyncio.wait_for(ws.recv(), 10)

@@ -295,11 +295,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not args.clock <= MAX_CLOCK:  # NaN too
         print(f"ohhell serve: --clock is at most {MAX_CLOCK:g} seconds (0: no clock)", file=sys.stderr)
         return 2
-    try:
-        start_ops(args)
-    except ValueError as err:
-        print(f"ohhell serve: {err}", file=sys.stderr)
-        return 2
+    if args.metrics:
+        from ..web.metrics import parse_address
+
+        try:
+            parse_address(args.metrics)
+        except ValueError as err:
+            print(f"ohhell serve: {err}", file=sys.stderr)
+            return 2
     try:
         from limits import parse
 
@@ -374,9 +377,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from ..web.workers import run_workers
 
         print(f"ohhell serve: {args.workers} processes share the port", flush=True)
+        if not start_ops(args):
+            return 2
         run_workers(settings, limits, args.host, args.port, args.workers, **guard)
     else:
-        run(app, args.host, args.port, **guard)
+        run(app, args.host, args.port, ops=args, **guard)
     return 0
 
 
@@ -415,28 +420,36 @@ def check_broker(url: str) -> None:
         raise ValueError(f"--broker {hide_password(url)}: {err}") from None
 
 
-def start_ops(args: argparse.Namespace) -> None:
-    """The log's format, the drain, and the metrics' listener (docs/hosting.md)."""
+def start_ops(args: argparse.Namespace) -> bool:
+    """Just before serving: the log's format, the drain, and the metrics'
+    listener (docs/hosting.md); False (said why) if the listener cannot start."""
+    import os
+
     from ..web import health, logs, metrics
 
     logs.configure(args.log_format, args.log_level)
     health.drain_seconds(min(args.drain, 3600.0))
-    if args.metrics:
-        host, port = metrics.parse_address(args.metrics)
-        if args.workers > 1:
-            import os
+    if not args.metrics:
+        return True
+    host, port = metrics.parse_address(args.metrics)
+    if args.workers > 1:
+        metrics.prepare_multiprocess(os.environ.get(metrics.MULTIPROC))
+    try:
+        metrics.serve_metrics(host, port)
+    except OSError as err:
+        print(f"ohhell serve: --metrics {args.metrics}: {err.strerror or err}", file=sys.stderr)
+        return False
+    print(f"ohhell serve: metrics at http://{host}:{port}/metrics", flush=True)
+    return True
 
-            metrics.prepare_multiprocess(os.environ.get(metrics.MULTIPROC))
-        try:
-            metrics.serve_metrics(host, port)
-        except OSError as err:
-            raise ValueError(f"--metrics {args.metrics}: {err.strerror or err}") from None
-        print(f"ohhell serve: metrics at http://{host}:{port}/metrics", flush=True)
 
-
-def run(app: Any, host: str, port: int, **limits: Any) -> None:
+def run(app: Any, host: str, port: int, ops: argparse.Namespace | None = None, **limits: Any) -> None:
     """Serve ``app`` with uvicorn as ``ohhell serve`` does (bench/server.py too):
-    see ``ohhell.web.transport``."""
+    see ``ohhell.web.transport``. ``ops``: ``ohhell serve``'s options for the
+    log, the drain and the metrics (``start_ops``)."""
     from ..web.transport import run as run_guarded
+
+    if ops is not None and not start_ops(ops):
+        raise SystemExit(2)
 
     run_guarded(app, host, port, **limits)

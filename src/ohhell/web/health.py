@@ -61,7 +61,7 @@ class Health:
         self.close_sockets = close_sockets  # every socket of this process, with this code
         self.draining = False  # SIGTERM came: not ready
         self.closing = False  # the tables are being handed over: nothing new is served
-        self.wait = float(os.environ.get(DRAIN_ENVIRONMENT, "0") or 0)
+        self.wait = 0.0  # seconds from SIGTERM to the hand-over (--drain), read at start
         self.server: Server | None = None
         self._answer: tuple[float, int, dict[str, Any]] | None = None
         self._stop: Callable[[], None] | None = None
@@ -72,6 +72,7 @@ class Health:
         Only in the main thread of a process uvicorn runs (not under tests'
         in-process clients)."""
         self.server = server
+        self.wait = float(os.environ.get(DRAIN_ENVIRONMENT, "0") or 0)
         if threading.current_thread() is not threading.main_thread():
             return
         previous = signal.getsignal(signal.SIGTERM)

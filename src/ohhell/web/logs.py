@@ -111,14 +111,17 @@ def configure(form: str = "plain", level: str = "info") -> None:
         raise ValueError(f"--log-level {level!r}: debug, info, warning or error")
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if form == "json" else PlainFormatter())
-    for name in ("ohhell", "uvicorn", "uvicorn.error", "uvicorn.access"):
+    ours = logging.getLogger("ohhell")
+    if _handler is not None:
+        ours.removeHandler(_handler)
+    ours.addHandler(handler)
+    ours.setLevel(number)
+    # uvicorn's own lines (its "uvicorn.error" goes up to "uvicorn"), in the same form.
+    for name in ("uvicorn", "uvicorn.access"):
         logger = logging.getLogger(name)
         for old in list(logger.handlers):
-            if old is _handler or name.startswith("uvicorn"):
-                logger.removeHandler(old)
+            logger.removeHandler(old)
         logger.addHandler(handler)
-        logger.propagate = False
-    logging.getLogger("ohhell").setLevel(number)
     _handler = handler
     os.environ[ENVIRONMENT] = f"{form}:{level}"
 
