@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -126,7 +127,7 @@ def test_metrics_count_actions_latency_seats_and_refusals(tmp_path: Path) -> Non
     from ohhell.web.app import Limits
 
     limits = Limits(
-        create="3/minute", sheets=None, connects=None, sockets_per_address=0, spectators_per_table=0
+        create="3/minute", sheets=None, connects=None, sockets_per_address=0, spectators_per_table=1
     )
     app = make_app(str(tmp_path / "t.db"), limits=limits)
     with TestClient(app) as client:
@@ -157,6 +158,13 @@ def test_metrics_count_actions_latency_seats_and_refusals(tmp_path: Path) -> Non
         for _ in range(3):
             client.post("/api/tables", json={})
         assert _sample("ohhell_refusals_total", limit="tables") - refused == 1
+        at_once = _sample("ohhell_refusals_total", limit="at_once")
+        with connect(client, made["table"]), client.websocket_connect(f"/ws/{made['table']}") as second:
+            second.send_text(json.dumps({"type": "hello"}))  # a second watcher, past the table's one
+            with pytest.raises(WebSocketDisconnect):
+                for _ in range(20):
+                    second.receive_text()
+        assert _sample("ohhell_refusals_total", limit="at_once") - at_once == 1
         assert client.get("/metrics").status_code == 404  # never on the public port
 
 
@@ -189,8 +197,6 @@ def test_metrics_address_is_loopback_unless_a_host_is_named() -> None:
 
 
 def test_the_grafana_dashboard_shows_only_metrics_the_server_exports() -> None:
-    import re
-
     from prometheus_client import REGISTRY
 
     dashboard = Path(__file__).resolve().parents[2] / "deploy" / "grafana" / "ohhell.json"
@@ -305,11 +311,22 @@ def test_a_live_sqlite_database_backed_up_mid_match_restores_and_plays_on(tmp_pa
     with TestClient(make_app(str(db))) as client:
         made = new_table(client, seats=["human", "random", "random", "random"], start=True)
         with connect(client, made["table"], made["token"]) as player:
-            for _ in range(3):  # a few of the person's actions stored: mid-match
-                player.until(lambda m: m["type"] == "state" and 0 in (m["obs"].get("turn") or []))
-                legal = [a for a in player.obs["legal"] if a["kind"] != "change"]
-                player.act(legal[0])
-                player.until(lambda m: m["type"] == "state" and (m.get("last") or {}).get("seat") == 0)
+            taken = 0
+            while taken < 3:  # a few of the person's actions stored: mid-match
+                state = player.my_turn()
+                legal = [a for a in state["obs"]["legal"] if a["kind"] != "change"]
+                if not legal:  # only a bid that may still change: keep it, so the bots go on
+                    player.keep()
+                    player.until(lambda m: m["type"] == "state" and not m["obs"]["can_change"], "kept")
+                    continue
+                player.act(legal[0], state["version"])
+                player.until(
+                    lambda m, v=state["version"]: (
+                        m["type"] == "state" and m["version"] > v and (m.get("last") or {}).get("seat") == 0
+                    ),
+                    "the action taken",
+                )
+                taken += 1
             version = player.version
             # While the server runs and holds the file: the online backup
             # (sqlite3's .backup) and VACUUM INTO, as docs/hosting.md says.
@@ -499,6 +516,9 @@ def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
     entries = [json.loads(line) for line in lines]  # every line one JSON object
     assert any("handed over" in e["message"] for e in entries)
     assert made["token"] not in err.decode()
+    # No card at all: the server logs none, so no one's hand can be read there.
+    words = err.decode().replace(made["table"], "")
+    assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", words), words
 
 
 # --- Several processes (PostgreSQL and Redis) ---

@@ -35,6 +35,7 @@ SAMPLE_EVERY: Final = 1.0  # seconds between samples of the gauges
 ORDERS_EVERY: Final = 1.0  # seconds between looks for the host's orders
 LAG_EVERY: Final = 0.5  # seconds between the relay's lag probes
 BARRED: Final = 4403  # the close code of a barred address's socket
+TOO_MANY: Final = 4429  # the close code of a socket past a limit of sockets at once (app.py)
 _OPEN_PATHS: Final = ("/healthz", "/readyz")  # answered to anyone, whatever happens
 
 
@@ -290,6 +291,8 @@ class Gate:
         async def sending(message: Message) -> None:
             if message["type"] == "websocket.send":
                 socket.watch.sent(message.get("text"))
+            elif message["type"] == "websocket.close" and message.get("code") == TOO_MANY:
+                metrics.count_refusal("at_once")  # sockets per address, or watchers per table
             await send(message)
 
         self.ops.sockets.add(socket)
