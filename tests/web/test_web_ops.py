@@ -454,7 +454,17 @@ def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
     pytest.importorskip("websockets")
     metrics_port = _free_port()
     proc, port = _serve(
-        tmp_path, "--host", "0.0.0.0", "--metrics", str(metrics_port), "--log-format", "json", "--drain", "3"
+        tmp_path,
+        "--host",
+        "0.0.0.0",
+        "--metrics",
+        str(metrics_port),
+        "--log-format",
+        "json",
+        "--log-level",
+        "info",
+        "--drain",
+        "3",
     )
     err = b""
     try:
@@ -714,16 +724,16 @@ def test_metrics_of_several_workers_are_summed_by_serve(bench: Any, db: str, tmp
             made = _post(f"http://{HOST}:{port}/api/play-now", {"name": "Ann"})
             asyncio.run(_play(f"ws://{HOST}:{port}/ws/{made['table']}", made["token"], 2, []))
 
-        def summed() -> float:
+        def summed(name: str) -> float:
             status, text = _get(f"http://{HOST}:{metrics_port}/metrics")
             if status != 200:
                 return 0.0
-            values = [
-                float(line.split()[1]) for line in text.splitlines() if line.startswith("ohhell_tables{")
-            ]
-            return sum(values)
+            return sum(float(line.split()[1]) for line in text.splitlines() if line.startswith(name))
 
-        _until(lambda: summed() >= 2, 15, "both tables counted")
+        _until(lambda: summed("ohhell_tables{") >= 2, 15, "both tables counted")
+        _until(lambda: summed("ohhell_actions_total ") >= 4, 15, "the actions of both processes")
+        # Each process's probe through the broker came back: a lag was measured.
+        _until(lambda: summed("ohhell_relay_lag_seconds ") > 0, 15, "the relay's lag")
     finally:
         _stop(proc)
 

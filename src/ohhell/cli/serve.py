@@ -106,8 +106,9 @@ def add_parser(sub: Any) -> None:
     host.add_argument(
         "--log-level",
         choices=("debug", "info", "warning", "error"),
-        default="info",
-        help="the least important lines written (default info)",
+        default="warning",
+        help="the least important lines written: info adds a line for each table taken over, seat "
+        "covered by a bot, table ended (default warning)",
     )
     host.add_argument(
         "--drain",

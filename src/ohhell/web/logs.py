@@ -99,7 +99,7 @@ def _first(pattern: re.Pattern[str], text: str) -> str | None:
 _handler: logging.Handler | None = None
 
 
-def configure(form: str = "plain", level: str = "info") -> None:
+def configure(form: str = "plain", level: str = "warning") -> None:
     """Write the server's records (``ohhell`` and uvicorn's) to standard
     error in ``form``, from ``level`` up; the environment carries the choice
     to ``--workers``' processes (``configure_from_environment``)."""
@@ -133,7 +133,7 @@ def configure_from_environment() -> bool:
     if not chosen:
         return False
     form, _, level = chosen.partition(":")
-    configure(form, level or "info")
+    configure(form, level or "warning")
     return True
 
 
