@@ -189,7 +189,12 @@ def open_tables(engine: Engine, everything: bool = False) -> list[TableLine]:
         tables = list(db.execute(query))
         people: dict[str, list[str]] = {str(t.id): [] for t in tables}
         bots: dict[str, int] = dict.fromkeys(people, 0)
-        for row in db.execute(select(seats_t.c.table_id, seats_t.c.name, seats_t.c.kind)):
+        seats = select(seats_t.c.table_id, seats_t.c.name, seats_t.c.kind).join(
+            tables_t, tables_t.c.id == seats_t.c.table_id
+        )
+        if not everything:  # the seats of the open tables only, however many have ended
+            seats = seats.where(tables_t.c.status.in_(("lobby", "playing")))
+        for row in db.execute(seats):
             key = str(row.table_id)
             if key not in people:
                 continue
