@@ -299,6 +299,40 @@ def test_a_table_ordered_closed_while_no_server_ran_is_closed_at_the_next_start(
         assert client.get(f"/api/tables/{made['table']}").json()["status"] == "ended"
 
 
+def test_the_table_page_shows_the_host_s_notice_in_plain_words(tmp_path: Path) -> None:
+    import threading
+
+    uvicorn = pytest.importorskip("uvicorn")
+    playwright = pytest.importorskip("playwright.sync_api")
+    chromium = "/usr/bin/chromium"
+    if not os.access(chromium, os.X_OK):
+        pytest.skip(f"needs Debian's chromium at {chromium}")
+    app = make_app(str(tmp_path / "t.db"))
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        _until(lambda: server.started, 15, "the server")
+        made = _post(f"http://{HOST}:{port}/api/play-now", {"name": "Ann"})
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox"])
+            try:
+                page = browser.new_page()
+                page.goto(f"http://{HOST}:{port}/t/{made['table']}")  # a watcher
+                page.locator("#status").wait_for()
+                _until(lambda: app.state.server.hub.tables[made["table"]].spectators == 1, what="the watcher")
+                admin.give_order(app.state.server.store.engine, "announce", "Back at noon: games go on.")
+                shown = page.locator("#error", has_text="Back at noon")
+                shown.wait_for(timeout=15_000)
+                assert shown.inner_text().startswith("From the server: Back at noon: games go on.")
+            finally:
+                browser.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
 # --- Backups: SQLite while serving ---
 
 
