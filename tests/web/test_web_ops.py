@@ -2,11 +2,10 @@
 metrics, logs, the host's orders (web/ops.py, health.py, metrics.py,
 logs.py, admin.py).
 
-The first tests drive the application in-process; those that need a real
-process (signals, a listener of its own, the log on standard error) start
-``ohhell serve`` on loopback; those of two processes run when
-``OHHELL_TEST_POSTGRES`` and ``OHHELL_TEST_REDIS`` are set, as the cluster's
-tests do, and a broker that goes down is a private ``redis-server``.
+Most tests drive the application in-process; the one that needs a real
+process (a signal, a listener of its own, the log on standard error)
+starts ``ohhell serve`` on loopback. Those of several processes are in
+test_web_ops_cluster.py.
 """
 
 from __future__ import annotations
@@ -22,9 +21,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,26 +29,12 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("prometheus_client")
 
+from ops_support import HOST, free_port, get, play, post, serve, stop, until
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_support import connect, from_address, make_app, new_table, play_all, with_addresses
 
 from ohhell.web import admin, logs, metrics
-
-POSTGRES = os.environ.get("OHHELL_TEST_POSTGRES")
-REDIS = os.environ.get("OHHELL_TEST_REDIS")
-HOST = "127.0.0.1"
-SRC = str(Path(__file__).resolve().parents[2] / "src")
-
-
-def _until(check: Callable[[], Any], seconds: float = 10.0, what: str = "") -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"timed out waiting for {what or check}"
-        time.sleep(0.05)
 
 
 def _sample(name: str, **labels: str) -> float:
@@ -277,7 +259,7 @@ def test_orders_reach_the_table_announce_close_ban_and_unban(tmp_path: Path) -> 
             ws.receive_text()
         assert refused.value.code == 4403
         assert admin.unban(engine, "203.0.113.0/24")
-        _until(lambda: client.get("/api/options", headers=barred).status_code == 200, what="the bar lifted")
+        until(lambda: client.get("/api/options", headers=barred).status_code == 200, what="the bar lifted")
     # A bar holds across a restart: it is read from the database.
     assert admin.ban(engine, "203.0.113.9/32", "again")
     store.close()
@@ -308,20 +290,20 @@ def test_the_table_page_shows_the_host_s_notice_in_plain_words(tmp_path: Path) -
     if not os.access(chromium, os.X_OK):
         pytest.skip(f"needs Debian's chromium at {chromium}")
     app = make_app(str(tmp_path / "t.db"))
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
-        _until(lambda: server.started, 15, "the server")
-        made = _post(f"http://{HOST}:{port}/api/play-now", {"name": "Ann"})
+        until(lambda: server.started, 15, "the server")
+        made = post(f"http://{HOST}:{port}/api/play-now", {"name": "Ann"})
         with playwright.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox"])
             try:
                 page = browser.new_page()
                 page.goto(f"http://{HOST}:{port}/t/{made['table']}")  # a watcher
                 page.locator("#status").wait_for()
-                _until(lambda: app.state.server.hub.tables[made["table"]].spectators == 1, what="the watcher")
+                until(lambda: app.state.server.hub.tables[made["table"]].spectators == 1, what="the watcher")
                 admin.give_order(app.state.server.store.engine, "announce", "Back at noon: games go on.")
                 shown = page.locator("#error", has_text="Back at noon")
                 shown.wait_for(timeout=15_000)
@@ -381,113 +363,10 @@ def test_a_live_sqlite_database_backed_up_mid_match_restores_and_plays_on(tmp_pa
             assert final["obs"]["phase"] == "over"
 
 
-# --- Real processes ---
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def _environment(**extra: str) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", ""), **extra}
-    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    return env
-
-
-def _serve(home: Path, *args: str, port: int | None = None) -> tuple[subprocess.Popen[bytes], int]:
-    port = port or _free_port()
-    command = [sys.executable, "-m", "ohhell", "serve", "--port", str(port), "--bot-delay", "0.05"]
-    command += ["--think", "0.1", *args]
-    proc = subprocess.Popen(
-        command,
-        env=_environment(OHHELL_HOME=str(home)),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    _listening(proc, HOST, port)
-    return proc, port
-
-
-def _listening(proc: subprocess.Popen[bytes], host: str, port: int) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        if proc.poll() is not None:
-            raise AssertionError(f"the server exited: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-        try:
-            socket.create_connection((host, port), 0.2).close()
-            return
-        except OSError:
-            assert time.monotonic() < deadline, "the server did not listen in time"
-            time.sleep(0.05)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> bytes:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        _, err = proc.communicate()
-    return err
-
-
-def _get(url: str, timeout: float = 5.0) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as answer:
-            return answer.status, answer.read().decode()
-    except urllib.error.HTTPError as err:
-        return err.code, err.read().decode()
-
-
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())  # type: ignore[no-any-return]
-
-
-async def _both(url: str, seats: list[tuple[int, str]], into: list[dict[str, Any]]) -> None:
-    """One action of each person of ``bench.start_table``'s table (their
-    seats wait for them: neither plays without the other)."""
-    await asyncio.gather(*(_play(url, token, 1, into) for _, token in seats))
-
-
-async def _play(url: str, token: str, moves: int, into: list[dict[str, Any]]) -> None:
-    """Play ``moves`` of one seat's turns (its first legal action each time),
-    until the table has taken them."""
-    from websockets.asyncio.client import connect as ws_connect
-
-    async with ws_connect(url, open_timeout=10) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        seat = None
-        taken = 0
-        asked = -1  # the version of the last action sent
-        deadline = time.monotonic() + 60
-        while taken < moves:
-            assert time.monotonic() < deadline, "the match did not go on"
-            message = json.loads(await asyncio.wait_for(ws.recv(), 20))
-            into.append(message)
-            if message["type"] == "welcome":
-                seat = message["seat"]
-            if message["type"] != "state":
-                continue
-            if asked >= 0 and (message.get("last") or {}).get("seat") == seat and message["version"] > asked:
-                taken += 1
-                asked = -1
-            legal = [a for a in message["obs"]["legal"] if a["kind"] != "change"]
-            if taken < moves and asked < 0 and seat in (message["obs"].get("turn") or []) and legal:
-                asked = message["version"]
-                await ws.send(json.dumps({"type": "act", "version": asked, "action": legal[0]}))
-
-
 def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
     pytest.importorskip("websockets")
-    metrics_port = _free_port()
-    proc, port = _serve(
+    metrics_port = free_port()
+    proc, port = serve(
         tmp_path,
         "--host",
         "0.0.0.0",
@@ -502,19 +381,19 @@ def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
     )
     err = b""
     try:
-        made = _post(f"http://{HOST}:{port}/api/play-now", {"name": "Ann"})
+        made = post(f"http://{HOST}:{port}/api/play-now", {"name": "Ann"})
         seen: list[dict[str, Any]] = []
-        asyncio.run(_play(f"ws://{HOST}:{port}/ws/{made['table']}", made["token"], 3, seen))
+        asyncio.run(play(f"ws://{HOST}:{port}/ws/{made['table']}", made["token"], 3, seen))
 
         def scraped() -> str | None:
-            status, text = _get(f"http://{HOST}:{metrics_port}/metrics")
+            status, text = get(f"http://{HOST}:{metrics_port}/metrics")
             found = status == 200 and any(
                 line.startswith("ohhell_actions_total ") and float(line.split()[1]) >= 3
                 for line in text.splitlines()
             )
             return text if found else None
 
-        text = _until(scraped, what="the actions counted")
+        text = until(scraped, what="the actions counted")
         for name in (
             "ohhell_tables",
             "ohhell_seats",
@@ -525,8 +404,8 @@ def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
         # Refused to the public: not on the public port, and its own
         # listener answers on loopback only (127.0.0.2 reaches the public
         # port, which listens on every address, and not the metrics).
-        assert _get(f"http://127.0.0.2:{port}/healthz")[0] == 200
-        assert _get(f"http://{HOST}:{port}/metrics")[0] == 404
+        assert get(f"http://127.0.0.2:{port}/healthz")[0] == 200
+        assert get(f"http://{HOST}:{port}/metrics")[0] == 404
         with pytest.raises(OSError):
             socket.create_connection(("127.0.0.2", metrics_port), 1).close()
 
@@ -539,11 +418,11 @@ def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
                 await ws.recv()
                 proc.send_signal(signal.SIGTERM)
                 await asyncio.sleep(0.3)
-                status, body = await asyncio.to_thread(_get, f"http://{HOST}:{port}/readyz")
+                status, body = await asyncio.to_thread(get, f"http://{HOST}:{port}/readyz")
                 assert status == 503 and "stopping" in body  # not ready at once
-                assert (await asyncio.to_thread(_get, f"http://{HOST}:{port}/healthz"))[0] == 200
+                assert (await asyncio.to_thread(get, f"http://{HOST}:{port}/healthz"))[0] == 200
                 # ...and still serving during the --drain seconds, for the balancer to notice.
-                assert (await asyncio.to_thread(_get, f"http://{HOST}:{port}/api/options"))[0] == 200
+                assert (await asyncio.to_thread(get, f"http://{HOST}:{port}/api/options"))[0] == 200
                 try:
                     while True:
                         await asyncio.wait_for(ws.recv(), 10)
@@ -555,7 +434,7 @@ def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
         assert asyncio.run(drained()) == 1012
         proc.wait(15)
     finally:
-        err = _stop(proc)
+        err = stop(proc)
     lines = [line for line in err.decode().splitlines() if line.strip()]
     entries = [json.loads(line) for line in lines]  # every line one JSON object
     assert any("handed over" in e["message"] for e in entries)
@@ -563,252 +442,3 @@ def test_serve_metrics_listener_json_logs_and_sigterm(tmp_path: Path) -> None:
     # No card at all: the server logs none, so no one's hand can be read there.
     words = err.decode().replace(made["table"], "")
     assert not re.search(r"\b(10|[2-9JQKA])[SHDC]\b", words), words
-
-
-# --- Several processes (PostgreSQL and Redis) ---
-
-cluster = pytest.mark.skipif(
-    not (POSTGRES and REDIS),
-    reason="set OHHELL_TEST_POSTGRES and OHHELL_TEST_REDIS to test several server processes",
-)
-
-
-@pytest.fixture
-def bench() -> Any:
-    pytest.importorskip("redis")
-    pytest.importorskip("psycopg")
-    from support import bench_script
-
-    return bench_script("failover")
-
-
-@pytest.fixture
-def db(bench: Any) -> Iterator[str]:
-    schema = bench.Schema(POSTGRES)
-    try:
-        yield schema.url
-    finally:
-        schema.drop()
-
-
-def _admin(db: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "ohhell", "admin", "--db", db, *args],
-        env=_environment(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
-@cluster
-def test_orders_reach_every_process_and_a_bar_holds_after_a_restart(bench: Any, db: str) -> None:
-    pytest.importorskip("websockets")
-    servers = bench.start_servers(db, REDIS, 2)
-    try:
-        table, seats = bench.start_table(servers)
-        holder = bench.holder_pid(REDIS, table)
-        other = next(s for s in servers if s.proc.pid != holder)  # its clients are relayed
-
-        async def watch() -> list[dict[str, Any]]:
-            from websockets.asyncio.client import connect as ws_connect
-            from websockets.exceptions import ConnectionClosed
-
-            seen: list[dict[str, Any]] = []
-            async with ws_connect(f"ws://{HOST}:{other.port}/ws/{table}") as ws:
-                await ws.send(json.dumps({"type": "hello", "token": seats[1][1]}))
-                await ws.recv()
-                said = await asyncio.to_thread(_admin, db, "announce", "Back in five minutes.")
-                assert said.returncode == 0, said.stderr
-                while not any(m["type"] == "notice" for m in seen):
-                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
-                closed = await asyncio.to_thread(_admin, db, "close", "--", table)  # an id may begin with -
-                assert closed.returncode == 0 and "is closed" in closed.stdout, closed
-                while not any(m["type"] == "table" and m["status"] == "ended" for m in seen):
-                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
-                barred = await asyncio.to_thread(_admin, db, "ban", "127.0.0.1", "--reason", "a test")
-                assert barred.returncode == 0, barred.stderr
-                try:
-                    while True:
-                        seen.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
-                except ConnectionClosed as err:
-                    assert err.rcvd is not None and err.rcvd.code == 4403
-            return seen
-
-        seen = asyncio.run(watch())
-        assert next(m for m in seen if m["type"] == "notice")["text"] == "Back in five minutes."
-        for server in servers:  # each process reads the order within about a second
-            _until(lambda s=server: _get(s.base + "/api/options")[0] == 403, what="the bar on every process")
-            assert _get(server.base + "/healthz")[0] == 200
-        listed = _admin(db, "tables", "--all")
-        assert table in listed.stdout and "ended" in listed.stdout
-        # A new process reads the bars when it starts.
-        bench.stop_servers([servers[1]])
-        servers[1:] = bench.start_servers(db, REDIS, 1)
-        assert _get(servers[1].base + "/api/options")[0] == 403
-        assert _admin(db, "unban", "127.0.0.1").returncode == 0
-        for server in servers:
-            _until(lambda s=server: _get(s.base + "/api/options")[0] == 200, what="the bar lifted")
-    finally:
-        bench.stop_servers(servers)
-
-
-@cluster
-def test_sigterm_hands_the_table_to_the_other_process_and_closes_with_1012(bench: Any, db: str) -> None:
-    pytest.importorskip("websockets")
-    servers = bench.start_servers(db, REDIS, 2, "--drain", "1")
-    try:
-        table, seats = bench.start_table(servers)
-        holder = next(s for s in servers if s.proc.pid == bench.holder_pid(REDIS, table))
-        other = next(s for s in servers if s is not holder)
-
-        async def drained() -> int:
-            from websockets.asyncio.client import connect as ws_connect
-            from websockets.exceptions import ConnectionClosed
-
-            async with ws_connect(f"ws://{HOST}:{holder.port}/ws/{table}") as ws:
-                await ws.send(json.dumps({"type": "hello", "token": seats[0][1]}))
-                await ws.recv()
-                holder.proc.send_signal(signal.SIGTERM)
-                await asyncio.sleep(0.3)
-                status, _ = await asyncio.to_thread(_get, holder.base + "/readyz")
-                assert status == 503
-                assert (await asyncio.to_thread(_get, other.base + "/readyz"))[0] == 200
-                try:
-                    while True:
-                        await asyncio.wait_for(ws.recv(), 10)
-                except ConnectionClosed as err:
-                    assert err.rcvd is not None
-                    return err.rcvd.code
-            raise AssertionError("not closed")
-
-        assert asyncio.run(drained()) == 1012
-        # Handed over: the other process holds the table at once, without
-        # waiting for the stopped one's heartbeat to lapse.
-        _until(lambda: bench.holder_pid(REDIS, table) == other.proc.pid, 3.0, "the other process holding it")
-        holder.proc.wait(15)
-        seen: list[dict[str, Any]] = []
-        asyncio.run(_both(f"ws://{HOST}:{other.port}/ws/{table}", seats, seen))
-        assert (
-            sum(1 for m in seen if m["type"] == "state" and (m.get("last") or {}).get("seat") in (0, 1)) >= 2
-        )
-    finally:
-        bench.stop_servers(servers)
-
-
-@cluster
-def test_readyz_is_503_while_the_broker_is_down_and_ready_again_after(
-    bench: Any, db: str, tmp_path: Path
-) -> None:
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.skip("redis-server is not installed: the broker cannot be stopped and started")
-    port = _free_port()
-
-    def start_redis() -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(
-            [
-                server,
-                "--port",
-                str(port),
-                "--bind",
-                HOST,
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(tmp_path),
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        _listening(proc, HOST, port)
-        return proc
-
-    redis_proc = start_redis()
-    servers = []
-    try:
-        servers = bench.start_servers(db, f"redis://{HOST}:{port}/0", 1)
-        base = servers[0].base
-        _until(lambda: _get(base + "/readyz")[0] == 200, what="ready")
-        redis_proc.terminate()
-        redis_proc.wait(10)
-        _, body = _until(
-            lambda: (a := _get(base + "/readyz", 10))[0] == 503 and a, 10, "not ready without the broker"
-        )
-        assert "broker" in json.loads(body)["reason"]
-        assert _get(base + "/healthz")[0] == 200  # alive: the orchestrator must not kill it for this
-        redis_proc = start_redis()
-        _until(lambda: _get(base + "/readyz", 10)[0] == 200, 15, "ready again")
-    finally:
-        bench.stop_servers(servers)
-        redis_proc.terminate()
-        redis_proc.wait(10)
-
-
-@cluster
-def test_metrics_of_several_workers_are_summed_by_serve(bench: Any, db: str, tmp_path: Path) -> None:
-    pytest.importorskip("websockets")
-    metrics_port = _free_port()
-    proc, port = _serve(
-        tmp_path, "--db", db, "--broker", REDIS or "", "--workers", "2", "--metrics", f"{HOST}:{metrics_port}"
-    )
-    try:
-        for _ in range(2):
-            made = _post(f"http://{HOST}:{port}/api/play-now", {"name": "Ann"})
-            asyncio.run(_play(f"ws://{HOST}:{port}/ws/{made['table']}", made["token"], 2, []))
-
-        def summed(name: str) -> float:
-            status, text = _get(f"http://{HOST}:{metrics_port}/metrics")
-            if status != 200:
-                return 0.0
-            return sum(float(line.split()[1]) for line in text.splitlines() if line.startswith(name))
-
-        _until(lambda: summed("ohhell_tables{") >= 2, 15, "both tables counted")
-        _until(lambda: summed("ohhell_actions_total ") >= 4, 15, "the actions of both processes")
-        # Each process's probe through the broker came back: a lag was measured.
-        _until(lambda: summed("ohhell_relay_lag_seconds ") > 0, 15, "the relay's lag")
-    finally:
-        _stop(proc)
-
-
-@cluster
-def test_a_postgresql_dump_taken_mid_match_restores_and_plays_on(bench: Any, db: str) -> None:
-    pytest.importorskip("websockets")
-    if not (shutil.which("pg_dump") and shutil.which("pg_restore")):
-        pytest.skip("pg_dump and pg_restore are not installed")
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    servers = bench.start_servers(db, REDIS, 1)
-    url = make_url(db)
-    schema = url.query["options"].split("=", 1)[1]
-    plain = url.set(drivername="postgresql", query={}).render_as_string(hide_password=False)
-    restored_db = f"ohhell_restore_{os.getpid()}_{int(time.time())}"
-    admin_engine = create_engine(make_url(db).set(query={}), isolation_level="AUTOCOMMIT")
-    dump = Path(os.environ.get("TMPDIR", "/tmp")) / f"{restored_db}.dump"
-    try:
-        table, seats = bench.start_table(servers)
-        seen: list[dict[str, Any]] = []
-        asyncio.run(_both(f"ws://{HOST}:{servers[0].port}/ws/{table}", seats, seen))
-        version = max(m["version"] for m in seen if m["type"] == "state")
-        subprocess.run(["pg_dump", "-Fc", "-n", schema, "-f", str(dump), plain], check=True, timeout=60)
-        with admin_engine.connect() as conn:
-            conn.execute(text(f"CREATE DATABASE {restored_db}"))
-        target = url.set(drivername="postgresql", database=restored_db, query={}).render_as_string(
-            hide_password=False
-        )
-        subprocess.run(["pg_restore", "--no-owner", "-d", target, str(dump)], check=True, timeout=60)
-        bench.stop_servers(servers)
-        restored = url.set(database=restored_db).render_as_string(hide_password=False)
-        servers = bench.start_servers(restored, REDIS, 1)
-        after: list[dict[str, Any]] = []
-        asyncio.run(_both(f"ws://{HOST}:{servers[0].port}/ws/{table}", seats, after))
-        states = [m["version"] for m in after if m["type"] == "state"]
-        assert states[0] >= version and max(states) > states[0]  # the stored match, played on
-    finally:
-        bench.stop_servers(servers)
-        dump.unlink(missing_ok=True)
-        with admin_engine.connect() as conn:
-            conn.execute(text(f"DROP DATABASE IF EXISTS {restored_db} WITH (FORCE)"))
-        admin_engine.dispose()
