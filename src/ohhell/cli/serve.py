@@ -90,6 +90,34 @@ def add_parser(sub: Any) -> None:
         help="where a bid may still be changed, how long a bot bidding next waits for the person "
         "who bid (the page counts it down; 0: the bot bids at once; default 3)",
     )
+    host = serve.add_argument_group("for the host (docs/hosting.md: Health, Metrics, Logs)")
+    host.add_argument(
+        "--metrics",
+        metavar="[HOST:]PORT",
+        help="serve Prometheus metrics at /metrics on a listener of their own, on 127.0.0.1 unless a "
+        "host is given (default: none; never on the public port)",
+    )
+    host.add_argument(
+        "--log-format",
+        choices=("plain", "json"),
+        default="plain",
+        help="plain lines, or one JSON object a line (default plain)",
+    )
+    host.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        default="warning",
+        help="the least important lines written: info adds a line for each table taken over, seat "
+        "covered by a bot, table ended (default warning)",
+    )
+    host.add_argument(
+        "--drain",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="on SIGTERM, answer /readyz 503 for this long before handing the tables over and "
+        "stopping, so the balancer sends no one new meanwhile (default 0)",
+    )
     limits = serve.add_argument_group("limits for a public server (docs/web.md, Limits)")
     limits.add_argument(
         "--create-limit",
@@ -247,6 +275,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "body_timeout",
         "requests_per_address",
         "review_time",
+        "drain",
     )
     if args.workers < 1:
         print("ohhell serve: --workers must be 1 or more", file=sys.stderr)
@@ -275,6 +304,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not args.clock <= MAX_CLOCK:  # NaN too
         print(f"ohhell serve: --clock is at most {MAX_CLOCK:g} seconds (0: no clock)", file=sys.stderr)
         return 2
+    if args.metrics:
+        from ..web.metrics import parse_address
+
+        try:
+            parse_address(args.metrics)
+        except ValueError as err:
+            print(f"ohhell serve: {err}", file=sys.stderr)
+            return 2
     try:
         from limits import parse
 
@@ -356,9 +393,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from ..web.workers import run_workers
 
         print(f"ohhell serve: {args.workers} processes share the port", flush=True)
+        if not start_ops(args):
+            return 2
         run_workers(settings, limits, args.host, args.port, args.workers, **guard)
     else:
-        run(app, args.host, args.port, **guard)
+        run(app, args.host, args.port, ops=args, **guard)
     return 0
 
 
@@ -397,9 +436,36 @@ def check_broker(url: str) -> None:
         raise ValueError(f"--broker {hide_password(url)}: {err}") from None
 
 
-def run(app: Any, host: str, port: int, **limits: Any) -> None:
+def start_ops(args: argparse.Namespace) -> bool:
+    """Just before serving: the log's format, the drain, and the metrics'
+    listener (docs/hosting.md); False (said why) if the listener cannot start."""
+    import os
+
+    from ..web import health, logs, metrics
+
+    logs.configure(args.log_format, args.log_level)
+    health.drain_seconds(min(args.drain, 3600.0))
+    if not args.metrics:
+        return True
+    host, port = metrics.parse_address(args.metrics)
+    if args.workers > 1:
+        metrics.prepare_multiprocess(os.environ.get(metrics.MULTIPROC))
+    try:
+        metrics.serve_metrics(host, port)
+    except OSError as err:
+        print(f"ohhell serve: --metrics {args.metrics}: {err.strerror or err}", file=sys.stderr)
+        return False
+    print(f"ohhell serve: metrics at http://{host}:{port}/metrics", flush=True)
+    return True
+
+
+def run(app: Any, host: str, port: int, ops: argparse.Namespace | None = None, **limits: Any) -> None:
     """Serve ``app`` with uvicorn as ``ohhell serve`` does (bench/server.py too):
-    see ``ohhell.web.transport``."""
+    see ``ohhell.web.transport``. ``ops``: ``ohhell serve``'s options for the
+    log, the drain and the metrics (``start_ops``)."""
     from ..web.transport import run as run_guarded
+
+    if ops is not None and not start_ops(ops):
+        raise SystemExit(2)
 
     run_guarded(app, host, port, **limits)

@@ -46,6 +46,7 @@ from .guard import Guard, Quotas, client_address
 from .hub import Hub
 from .lobby import creator_key, form_options
 from .messages import handle
+from .ops import Gate, Ops
 from .protocol import (
     DEFAULT_PRESET,
     MAX_MESSAGE,
@@ -205,6 +206,7 @@ class Server:
             at_once=limits.reviews_at_once,
             processes=think_workers > 0,
         )
+        self.ops = Ops()  # health, metrics, the host's orders (ops.py)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -231,9 +233,11 @@ class Server:
         if resumed:
             log.info("%d matches go on when their players come back", resumed)
         sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        await self.ops.start(self)
         try:
             yield
         finally:
+            await self.ops.stop()
             sweeper.cancel()
             if self.relay is not None:
                 await self.relay.close()
@@ -725,6 +729,8 @@ def create_app(
 
     routes = [
         Route("/", page("home")),
+        Route("/healthz", server.ops.health.healthz),
+        Route("/readyz", server.ops.health.readyz),
         Route("/t/{table}", page("table")),
         Route("/replay", page("replay")),
         Route("/api/options", guarded(server.options)),
@@ -743,7 +749,11 @@ def create_app(
         WebSocketRoute("/ws/{table}", server.websocket),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=server.lifespan, middleware=[Middleware(Guard, limits.origins)])
+    app = Starlette(
+        routes=routes,
+        lifespan=server.lifespan,
+        middleware=[Middleware(Gate, server.ops), Middleware(Guard, limits.origins)],
+    )
     app.state.server = server
     return app
 

@@ -64,10 +64,11 @@ async def leave(table: LiveTable, seat: int) -> None:
         )
 
 
-async def end(table: LiveTable) -> None:
+async def end(table: LiveTable, notice: str = "The host ended the table.") -> None:
     """The host ends the table for everyone: the match stops where it is
     (status "ended"), its bots stop, and the record so far can still be
-    downloaded and replayed."""
+    downloaded and replayed. ``notice``: what the table is told (the
+    server's host closing a table says so, admin.py)."""
     async with table.lock:
         if table.status not in ("lobby", "playing"):
             raise TableError("the table has ended already", "turn")
@@ -75,7 +76,7 @@ async def end(table: LiveTable) -> None:
         table.status = "ended"
         table.hub.store.set_status(table.id, "ended")
         log.info("table %s: the host ended it", table.id)
-        tell(table, "The host ended the table.")
+        tell(table, notice)
         table.changed_seats()
         table.broadcast_table()
         table.wake.set()

@@ -260,6 +260,9 @@ function handle(message) {
       showMessage(message.error || "The server refused that.", "error", message.code === "removed" ? 0 : 6000);
       render();
       break;
+    case "notice": // from the server's host to every table, e.g. before a restart
+      showMessage(`From the server: ${message.text}`, "info", 0);
+      break;
     default: // pong and anything newer than this page
       break;
   }
