@@ -1,0 +1,623 @@
+"""The cluster heals itself (web/cluster.py, web/relay.py, web/store.py):
+one message the encoder refuses never drops another, a restart of Redis or
+of PostgreSQL mid-hand leaves every table going on by itself, a relaying
+process that dies lets its seats go (away, then covered by a bot), and a
+rematch held by the other process can be joined.
+
+The first tests need nothing but the package. Those with real processes run
+when ``OHHELL_TEST_POSTGRES`` and ``OHHELL_TEST_REDIS`` name the servers and
+skip with the reason otherwise; a test that restarts Redis starts a private
+``redis-server`` of its own on a free loopback port (never the shared one),
+and one that restarts PostgreSQL's connections ends only its own servers'
+(they carry an ``application_name`` of their own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from starlette.testclient import TestClient
+from web_support import connect, join, make_app, new_table
+
+from support import bench_script
+
+POSTGRES = os.environ.get("OHHELL_TEST_POSTGRES")
+REDIS = os.environ.get("OHHELL_TEST_REDIS")
+needs_services = pytest.mark.skipif(
+    not (POSTGRES and REDIS),
+    reason="set OHHELL_TEST_POSTGRES and OHHELL_TEST_REDIS to test several server processes",
+)
+
+# --- One bad message never drops others (no Redis needed: a stand-in) ---
+
+POISON: list[Any] = [2**70, "\ud800", json.loads("[" * 300 + "]" * 300)]
+
+
+class FakePipeline:
+    def __init__(self, redis: FakeRedis) -> None:
+        self.redis = redis
+        self.queued: list[tuple[str, bytes]] = []
+
+    async def __aenter__(self) -> FakePipeline:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        pass
+
+    def publish(self, channel: str, data: bytes) -> None:
+        self.queued.append((channel, data))
+
+    async def execute(self) -> None:
+        if self.redis.failures:
+            self.redis.failures -= 1
+            raise ConnectionError("Connection closed by server.")
+        self.redis.published += self.queued
+
+
+class FakeRedis:
+    """Publishes into a list; fails the next ``failures`` executes."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[str, bytes]] = []
+        self.failures = 0
+
+    def pipeline(self, transaction: bool = False) -> FakePipeline:
+        return FakePipeline(self)
+
+
+def _cluster() -> tuple[Any, FakeRedis]:
+    from ohhell.web.cluster import Cluster
+
+    cluster = Cluster("redis://unused", "test")
+    fake = FakeRedis()
+    cluster._redis = fake
+    return cluster, fake
+
+
+def _delivered(fake: FakeRedis) -> list[dict[str, Any]]:
+    """Every message published, decoded as the receiving process does."""
+    messages = []
+    for _, data in fake.published:
+        batch = orjson.loads(data)
+        messages += [{**m, "from": batch["from"]} for m in batch["m"]]
+    return messages
+
+
+@pytest.mark.parametrize("poison", POISON, ids=["big-int", "lone-surrogate", "deep"])
+def test_a_value_the_encoder_refuses_fails_only_its_own_message(poison: Any) -> None:
+    from ohhell.web.cluster import Unsendable
+
+    async def go() -> list[dict[str, Any]]:
+        cluster, fake = _cluster()
+        # In one turn of the loop, as a busy process sends: others' messages
+        # before and after the bad one, to the same process and another.
+        cluster.send("b", {"t": "text", "c": 1, "text": "before"})
+        with pytest.raises(Unsendable):
+            cluster.send("b", {"t": "attach", "c": 2, "table": "x", "hello": {"token": poison}})
+        cluster.send("c", {"t": "text", "c": 3, "text": "elsewhere"})
+        cluster.send("b", {"t": "text", "c": 4, "text": "after"})
+        await asyncio.sleep(0.01)
+        return _delivered(fake)
+
+    delivered = asyncio.run(go())
+    assert [(m["c"], m["text"]) for m in delivered] == [(1, "before"), (4, "after"), (3, "elsewhere")]
+    assert all(m["from"] for m in delivered)
+
+
+@pytest.mark.parametrize("poison", POISON, ids=["big-int", "lone-surrogate", "deep"])
+def test_a_relayed_request_the_encoder_refuses_is_answered_400_at_once(poison: Any) -> None:
+    from ohhell.web.relay import Relay
+
+    async def go() -> tuple[dict[str, Any], float, FakeRedis]:
+        cluster, fake = _cluster()
+        relay = Relay(cluster, server=None)  # type: ignore[arg-type]
+        started = time.monotonic()
+        answer = await relay.call("b", {"op": "join", "table": "x", "data": {"seat": poison}})
+        took = time.monotonic() - started
+        await asyncio.sleep(0.01)
+        return answer, took, fake
+
+    answer, took, fake = asyncio.run(go())
+    assert answer["status"] == 400 and "cannot read" in answer["json"]["error"]
+    assert took < 1.0  # not the relay's 5 s wait for an answer that never comes
+    assert fake.published == []  # nothing went out for it
+
+
+def test_an_answer_the_encoder_refuses_becomes_an_error_answer() -> None:
+    async def go() -> list[dict[str, Any]]:
+        cluster, fake = _cluster()
+        cluster.answer({"reply_to": "b", "call": 7}, {"json": {"seat": 2**70}})
+        await asyncio.sleep(0.01)
+        return _delivered(fake)
+
+    (answer,) = asyncio.run(go())
+    assert answer["call"] == 7 and answer["result"]["status"] == 500
+
+
+def test_a_failed_flush_is_tried_once_more_and_a_second_failure_closes_the_clients_concerned() -> None:
+    async def go() -> tuple[list[dict[str, Any]], list[Any], list[dict[str, Any]]]:
+        cluster, fake = _cluster()
+        told: list[Any] = []
+        cluster.on_interrupted = told.append
+        fake.failures = 1  # a pooled connection that died with Redis
+        cluster.send("b", {"t": "text", "c": 1, "text": "once"})
+        await asyncio.sleep(0.01)
+        first = _delivered(fake)
+        fake.published.clear()
+        fake.failures = 2  # Redis is away
+        cluster.send("b", {"t": "text", "c": 1, "text": "lost"})
+        cluster.send("c", {"t": "text", "c": 2, "text": "lost"})
+        await asyncio.sleep(0.01)
+        return first, told, _delivered(fake)
+
+    first, told, second = asyncio.run(go())
+    assert [m["text"] for m in first] == ["once"] and told == [{"b", "c"}]
+    assert second == []
+
+
+def test_messages_lost_close_the_relayed_clients_concerned_with_1012_on_both_sides() -> None:
+    from ohhell.web.connection import Connection
+    from ohhell.web.relay import RESTART, Relay, Relayed, Remote
+
+    async def go() -> tuple[list[int], list[int], list[tuple[str, int]], list[dict[str, Any]]]:
+        cluster, fake = _cluster()
+        relay = Relay(cluster, server=None)  # type: ignore[arg-type]
+        closed_b: list[int] = []
+        closed_c: list[int] = []
+
+        async def close_b(code: int) -> None:
+            closed_b.append(code)
+
+        async def close_c(code: int) -> None:
+            closed_c.append(code)
+
+        async def send(text: str) -> None:
+            pass
+
+        relay.relayed[1] = Relayed("b", "t1", Connection(send, 0, False), close_b)
+        relay.relayed[2] = Relayed("c", "t2", Connection(send, 1, False), close_c)
+        relay.remote[("b", 5)] = Remote("b", 5)
+        relay.remote[("c", 6)] = Remote("c", 6)
+        cluster.on_interrupted({"b"})  # what the cluster calls after a flush to b failed twice
+        await asyncio.sleep(0.05)
+        return closed_b, closed_c, sorted(relay.remote), _delivered(fake)
+
+    closed_b, closed_c, remote, sent = asyncio.run(go())
+    assert closed_b == [RESTART] and closed_c == []  # only the clients whose messages were lost
+    assert remote == [("c", 6)]
+    assert {"t": "close", "c": 5, "code": RESTART, "from": sent[0]["from"]} in sent
+
+
+def test_a_table_taken_elsewhere_closes_its_clients_with_1012_and_a_slow_client_with_4008() -> None:
+    from ohhell.web.connection import Connection
+
+    async def go() -> tuple[list[int], list[int]]:
+        restarted: list[int] = []
+        behind: list[int] = []
+
+        async def send(text: str) -> None:
+            await asyncio.sleep(10)  # a client that reads nothing
+
+        async def remember(into: list[int], code: int) -> None:
+            into.append(code)
+
+        taken = Connection(send, 0, False, close=lambda code: remember(restarted, code))
+        taken.start()
+        await taken.hang_up()  # what Hub.drop does when another process holds the table now
+        slow = Connection(send, 1, False, close=lambda code: remember(behind, code))
+        slow.limit = 2
+        slow.start()
+        for _ in range(4):
+            slow.post("x")
+        await asyncio.sleep(0.05)
+        slow.task.cancel()  # type: ignore[union-attr]
+        return restarted, behind
+
+    restarted, behind = asyncio.run(go())
+    assert restarted == [1012]  # "the server restarts": the page reconnects at once
+    assert behind in ([], [4008])  # its writer is stuck sending; 4008 if it got that far
+
+
+# --- A write that fails leaves the table as it was (SQLite, in-process) ---
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(str(tmp_path / "t.db"))) as c:
+        yield c
+
+
+def _refuse_writes(client: TestClient, *names: str) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    store = client.app.state.server.store  # type: ignore[attr-defined]
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OperationalError("UPDATE", {}, Exception("the database went away"))
+
+    for name in names:
+        setattr(store, name, refuse)
+
+
+@pytest.mark.parametrize("kind", ["end", "leave", "remove"])
+def test_end_leave_and_remove_whose_write_fails_change_nothing_and_say_so(
+    client: TestClient, kind: str
+) -> None:
+    made = new_table(client, options={"hand-sizes": "2"}, seats=["human", "human", "random", "random"])
+    table = made["table"]
+    ben = join(client, table, 1, "Ben")
+    client.post(f"/api/tables/{table}/start", json={"token": made["token"]})
+    with connect(client, table, made["token"]) as host, connect(client, table, ben) as guest:
+        host.state_where(lambda m: True, "the first state")
+        _refuse_writes(client, "set_status", "set_seat", "set_setting")
+        sender = guest if kind == "leave" else host
+        sender.send({"type": kind, "seat": 1} if kind == "remove" else {"type": kind})
+        refused = sender.until(lambda m: m["type"] == "error", "a refusal")
+        assert refused["code"] == "busy" and "nothing changed" in refused["error"]
+        live = client.app.state.server.hub.tables[table]  # type: ignore[attr-defined]
+        assert live.status == "playing"
+        assert live.seats[1].kind == "human" and live.seats[1].name == "Ben"
+        assert not live.chat.removed and not live.chat.removed_addresses
+        guest.send({"type": "ping"})
+        guest.until(lambda m: m == {"type": "pong"}, "a pong: still spoken to")
+    shown = client.get(f"/api/tables/{table}").json()
+    assert shown["status"] == "playing" and shown["seats"][1]["kind"] == "human"
+
+
+# --- Real processes on PostgreSQL and Redis ---
+
+
+@pytest.fixture
+def bench() -> Any:
+    pytest.importorskip("redis")
+    pytest.importorskip("psycopg")
+    return bench_script("failover")
+
+
+@pytest.fixture
+def schema(bench: Any) -> Iterator[Any]:
+    made = bench.Schema(POSTGRES)
+    try:
+        yield made
+    finally:
+        made.drop()
+
+
+async def _until(check: Any, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+def _newest(people: list[Any]) -> int:
+    return max((max(p.seen, default=0) for p in people), default=0)
+
+
+def _people(bench: Any, table: str, seats: list[tuple[int, str]], servers: list[Any]) -> list[Any]:
+    """The table's two people, the second relayed (on the process not holding it)."""
+    holder = bench.holder_pid(_broker(servers), table)
+    order = sorted(range(len(servers)), key=lambda i: servers[i].proc.pid != holder)
+    return [
+        bench.Person(table, seat, token, servers, first=order[i], think=0.03, rng=random.Random(seat))
+        for i, (seat, token) in enumerate(seats)
+    ]
+
+
+def _broker(servers: list[Any]) -> str:
+    return str(servers[0].broker)
+
+
+def _start(bench: Any, db: str, broker: str, count: int, *extra: str) -> list[Any]:
+    servers = bench.start_servers(db, broker, count, *extra)
+    for server in servers:
+        server.broker = broker
+    return servers
+
+
+def _get(server: Any, path: str) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(server.base + path, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as err:
+        return err.code, None
+
+
+def _post(server: Any, path: str, body: Any) -> tuple[int, Any]:
+    request = urllib.request.Request(
+        server.base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read() or b"null")
+
+
+class PrivateRedis:
+    """A redis-server of this test's own on a free loopback port, that it may
+    stop and start again (nothing kept across a restart, as after a crash)."""
+
+    def __init__(self, bench: Any) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.skip("no redis-server to restart")
+        self.binary = binary
+        self.port = bench.free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        command = [
+            self.binary,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ]
+        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return
+            except OSError:
+                assert time.monotonic() < deadline, "the private redis-server did not start"
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@needs_services
+def test_a_redis_restart_mid_hand_leaves_every_table_going_on_by_itself(bench: Any, schema: Any) -> None:
+    redis = PrivateRedis(bench)
+    servers: list[Any] = []
+    try:
+        servers = _start(bench, schema.url, redis.url, 2)
+        table, seats = bench.start_table(servers)
+        people = _people(bench, table, seats, servers)
+
+        async def play() -> None:
+            stop = asyncio.Event()
+            tasks = [asyncio.ensure_future(p.play(stop)) for p in people]
+            try:
+                await _until(lambda: _newest(people) >= 10, 30, "the hand to get under way")
+                redis.stop()
+                await asyncio.sleep(0.5)
+                redis.start()
+                before = _newest(people)
+                # On by itself: the clients reconnect as the page does when
+                # their sockets close (1012), and nobody does anything else.
+                await _until(lambda: _newest(people) >= before + 12, 20, "the match to go on")
+                assert sum(p.reconnects for p in people) >= 1
+                # A table made afterwards works too (no pooled connection
+                # that died with Redis may drop its messages).
+                await asyncio.sleep(3)
+                fresh, fresh_seats = bench.start_table(list(reversed(servers)))
+                later = _people(bench, fresh, fresh_seats, servers)
+                more = [asyncio.ensure_future(p.play(stop)) for p in later]
+                tasks += more
+                await _until(lambda: _newest(later) >= 12, 30, "the new table to be played")
+            finally:
+                stop.set()
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run(play())
+        checked = bench.check_log(schema.url, table, people)
+        assert checked["acknowledged"] > 0 and checked["missing_or_moved"] == 0
+    finally:
+        bench.stop_servers(servers)
+        redis.stop()
+
+
+@needs_services
+def test_a_postgresql_restart_mid_hand_gives_no_500_and_loses_nothing(bench: Any, schema: Any) -> None:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    name = f"ohhell_restart_{secrets.token_hex(4)}"  # only this test's servers' connections are ended
+    url = (
+        make_url(schema.url)
+        .update_query_dict({"application_name": name})
+        .render_as_string(hide_password=False)
+    )
+    admin = create_engine(bench.postgres_url(POSTGRES), isolation_level="AUTOCOMMIT")
+    servers: list[Any] = []
+    try:
+        servers = _start(bench, url, str(REDIS), 2)
+        table, seats = bench.start_table(servers)
+        people = _people(bench, table, seats, servers)
+
+        def restart() -> int:
+            with admin.connect() as db:
+                ended = db.execute(
+                    text(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                        "WHERE application_name = :name"
+                    ),
+                    {"name": name},
+                ).scalar_one()
+            return int(ended)
+
+        async def play() -> None:
+            stop = asyncio.Event()
+            tasks = [asyncio.ensure_future(p.play(stop)) for p in people]
+            try:
+                await _until(lambda: _newest(people) >= 10, 30, "the hand to get under way")
+                assert restart() >= 2  # both processes had connections in their pools
+                before = _newest(people)
+                # The first requests after it, to each process: answered, no 500.
+                for server in servers:
+                    status, shown = await asyncio.to_thread(_get, server, f"/api/tables/{table}")
+                    assert status == 200 and shown["status"] == "playing"
+                await _until(lambda: _newest(people) >= before + 12, 20, "the match to go on")
+                assert restart() >= 1
+                before = _newest(people)
+                await _until(lambda: _newest(people) >= before + 8, 20, "the match to go on again")
+            finally:
+                stop.set()
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run(play())
+        checked = bench.check_log(schema.url, table, people)
+        assert checked["acknowledged"] > 0 and checked["missing_or_moved"] == 0
+        assert not any(p.errors.count("busy") for p in people)
+    finally:
+        bench.stop_servers(servers)
+        admin.dispose()
+
+
+@needs_services
+def test_a_relaying_process_killed_leaves_its_seats_away_covered_and_its_watchers_gone(
+    bench: Any, schema: Any
+) -> None:
+    from websockets.asyncio.client import connect as ws_connect
+
+    servers: list[Any] = []
+    try:
+        servers = _start(bench, schema.url, str(REDIS), 2, "--away", "1")
+        table, seats = bench.start_table(servers, clock=0)  # no clock: only the away rule moves it on
+        holder_pid = bench.holder_pid(str(REDIS), table)
+        holder = next(s for s in servers if s.proc.pid == holder_pid)
+        relaying = next(s for s in servers if s is not holder)
+        (ann, ann_token), (bob, bob_token) = seats
+
+        async def go() -> None:
+            async with (
+                ws_connect(f"ws://127.0.0.1:{holder.port}/ws/{table}") as host,
+                ws_connect(f"ws://127.0.0.1:{relaying.port}/ws/{table}") as guest,
+                ws_connect(f"ws://127.0.0.1:{relaying.port}/ws/{table}") as watcher,
+            ):
+                await host.send(json.dumps({"type": "hello", "token": ann_token}))
+                await guest.send(json.dumps({"type": "hello", "token": bob_token}))
+                await watcher.send(json.dumps({"type": "hello"}))
+                seen: list[dict[str, Any]] = []
+
+                async def read() -> None:
+                    with contextlib.suppress(Exception):
+                        async for raw in host:
+                            seen.append(json.loads(raw))
+
+                reader = asyncio.ensure_future(read())
+
+                def shown() -> dict[str, Any] | None:
+                    return next((m for m in reversed(seen) if m["type"] == "table"), None)
+
+                def everyone_here() -> bool:
+                    now = shown()
+                    return now is not None and now["spectators"] == 1 and now["seats"][bob]["connected"]
+
+                await _until(everyone_here, 15, "the relayed player and watcher to arrive")
+                os.kill(relaying.proc.pid, signal.SIGKILL)
+                relaying.proc.wait()
+
+                def bob_gone() -> bool:
+                    now = shown()
+                    return now is not None and now["spectators"] == 0 and not now["seats"][bob]["connected"]
+
+                await _until(bob_gone, 15, "the dead process's clients to be let go")
+
+                def bob_covered() -> bool:
+                    now = shown()
+                    return now is not None and bool(now["seats"][bob]["away"])
+
+                await _until(bob_covered, 15, "the seat to count as away")
+                # A bot plays the seat: the match passes Bob's turns by itself.
+                # Ann plays her own turns, as a person at the table would.
+                deadline = time.monotonic() + 30
+                played = set()
+                while len(played) < 2:
+                    assert time.monotonic() < deadline, "a bot never played the relayed player's seat"
+                    states = [m for m in seen if m["type"] == "state"]
+                    if states:
+                        last = states[-1]
+                        if last.get("last") and last["last"].get("seat") == bob:
+                            played.add(last["version"])
+                        if ann in (last["obs"].get("turn") or []) and last["obs"].get("legal"):
+                            action = random.Random(last["version"]).choice(last["obs"]["legal"])
+                            await host.send(
+                                json.dumps({"type": "act", "version": last["version"], "action": action})
+                            )
+                            await _until(
+                                lambda v=last["version"]: any(  # type: ignore[misc]
+                                    m["type"] == "state" and m["version"] > v for m in seen
+                                ),
+                                10,
+                                "Ann's action",
+                            )
+                    await asyncio.sleep(0.05)
+                reader.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reader
+
+        asyncio.run(go())
+        status, public = _get(holder, f"/api/tables/{table}")
+        assert status == 200 and public["spectators"] == 0
+    finally:
+        bench.stop_servers(servers)
+
+
+@needs_services
+def test_a_rematch_held_by_the_other_process_is_joined_through_either(bench: Any, schema: Any) -> None:
+    from websockets.asyncio.client import connect as ws_connect
+
+    servers: list[Any] = []
+    try:
+        servers = _start(bench, schema.url, str(REDIS), 2)
+        table, seats = bench.start_table(servers)
+        (_, ann_token), (bob, bob_token) = seats
+        holder_pid = bench.holder_pid(str(REDIS), table)
+        holder = next(s for s in servers if s.proc.pid == holder_pid)
+        other = next(s for s in servers if s is not holder)
+
+        async def end() -> None:  # the host ends the match: a rematch may follow
+            async with ws_connect(f"ws://127.0.0.1:{holder.port}/ws/{table}") as host:
+                await host.send(json.dumps({"type": "hello", "token": ann_token}))
+                await host.send(json.dumps({"type": "end"}))
+                async for raw in host:
+                    message = json.loads(raw)
+                    if message["type"] == "table" and message["status"] == "ended":
+                        return
+
+        asyncio.run(end())
+        status, made = _post(holder, f"/api/tables/{table}/rematch", {"token": ann_token})
+        assert status == 200, made
+        fresh = made["table"]
+        # Ann's page opens the new table on the other process: it holds it now.
+        status, _ = _get(other, f"/api/tables/{fresh}")
+        assert status == 200 and bench.holder_pid(str(REDIS), fresh) == other.proc.pid
+        # Bob's "Play again" reaches the old table's holder, which does not hold the new one.
+        status, joined = _post(holder, f"/api/tables/{table}/rematch", {"token": bob_token})
+        assert status == 200, joined
+        assert joined == {"table": fresh, "seat": bob, "token": bob_token}
+        again_status, again = _post(other, f"/api/tables/{table}/rematch", {"token": bob_token})
+        assert again_status == 200 and again["seat"] == bob  # asked twice, through the other: the same
+        status, public = _get(holder, f"/api/tables/{fresh}")
+        assert status == 200 and public["seats"][bob]["kind"] == "human"
+    finally:
+        bench.stop_servers(servers)
