@@ -621,3 +621,90 @@ def test_a_rematch_held_by_the_other_process_is_joined_through_either(bench: Any
         assert status == 200 and public["seats"][bob]["kind"] == "human"
     finally:
         bench.stop_servers(servers)
+
+
+POISON_TEXT = [
+    '{"seat": 2361183241434822606848}',  # past 64 bits
+    '{"name": "\\ud800"}',  # a lone surrogate
+    '{"name": ' + "[" * 300 + "]" * 300 + "}",  # deeper than the encoder goes
+]
+POISON_HELLOS = [
+    '{"type": "hello", "token": "x", "extra": 2361183241434822606848}',
+    '{"type": "hello", "token": "\\ud800"}',
+    '{"type": "hello", "extra": ' + "[" * 300 + "]" * 300 + "}",
+]
+
+
+def _post_text(server: Any, path: str, body: str) -> tuple[int, float]:
+    request = urllib.request.Request(
+        server.base + path, data=body.encode(), headers={"Content-Type": "application/json"}
+    )
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            return answer.status, time.monotonic() - started
+    except urllib.error.HTTPError as err:
+        return err.code, time.monotonic() - started
+
+
+@needs_services
+def test_poison_relayed_to_a_holder_is_refused_while_another_table_plays_on(bench: Any, schema: Any) -> None:
+    from websockets.asyncio.client import connect as ws_connect
+    from websockets.exceptions import ConnectionClosed
+
+    servers: list[Any] = []
+    try:
+        # No quota on joins: the poison is what is under test, not the quotas.
+        servers = _start(bench, schema.url, str(REDIS), 2, "--create-limit", "none")
+        target, _ = bench.start_table(servers)
+        victim, victim_seats = bench.start_table(servers)
+        holder_pid = bench.holder_pid(str(REDIS), victim)
+        assert bench.holder_pid(str(REDIS), target) == holder_pid
+        relaying = next(i for i, s in enumerate(servers) if s.proc.pid != holder_pid)
+        # Both people of the other table are relayed through the process the attack comes through.
+        people = [
+            bench.Person(victim, seat, token, servers, first=relaying, think=0.03, rng=random.Random(seat))
+            for seat, token in victim_seats
+        ]
+        answers: list[tuple[int, float]] = []
+        hellos: list[str] = []
+
+        async def attack(stop: asyncio.Event) -> None:
+            url = f"ws://127.0.0.1:{servers[relaying].port}/ws/{target}"
+            for hello in POISON_HELLOS:  # a few sockets: the per-address quota holds more off
+                try:
+                    async with ws_connect(url, open_timeout=5) as ws:
+                        await ws.send(hello)
+                        hellos.append(json.loads(await asyncio.wait_for(ws.recv(), 5))["type"])
+                except (ConnectionClosed, TimeoutError, OSError) as err:
+                    hellos.append(type(err).__name__)
+            while not stop.is_set():
+                for body in POISON_TEXT:
+                    for op in ("join", "fill", "start", "rematch"):
+                        path = f"/api/tables/{target}/{op}"
+                        answers.append(await asyncio.to_thread(_post_text, servers[relaying], path, body))
+
+        async def play() -> None:
+            stop = asyncio.Event()
+            tasks = [asyncio.ensure_future(p.play(stop)) for p in people]
+            try:
+                await _until(lambda: _newest(people) >= 4, 30, "the other table to get under way")
+                attacker = asyncio.ensure_future(attack(stop))
+                before = _newest(people)
+                await _until(lambda: _newest(people) >= before + 25, 30, "the other table to play on")
+                await _until(lambda: len(answers) >= 24, 30, "the attack to go round twice")
+                stop.set()
+                await attacker
+            finally:
+                stop.set()
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+        asyncio.run(play())
+        assert all(status != 503 and 400 <= status < 500 for status, _ in answers), answers
+        assert max(took for _, took in answers) < 4.0  # answered, not left to the relay's 5 s wait
+        assert all(kind == "error" for kind in hellos), hellos  # every hello told why, none left hanging
+        assert sum(p.reconnects for p in people) == 0
+        checked = bench.check_log(schema.url, victim, people)
+        assert checked["acknowledged"] > 0 and checked["missing_or_moved"] == 0
+    finally:
+        bench.stop_servers(servers)
