@@ -270,7 +270,7 @@ def test_end_leave_and_remove_whose_write_fails_change_nothing_and_say_so(
         sender = guest if kind == "leave" else host
         sender.send({"type": kind, "seat": 1} if kind == "remove" else {"type": kind})
         refused = sender.until(lambda m: m["type"] == "error", "a refusal")
-        assert refused["code"] == "busy" and "nothing changed" in refused["error"]
+        assert refused["code"] == "storage" and "nothing changed" in refused["error"]
         live = client.app.state.server.hub.tables[table]  # type: ignore[attr-defined]
         assert live.status == "playing"
         assert live.seats[1].kind == "human" and live.seats[1].name == "Ben"
@@ -486,7 +486,7 @@ def test_a_postgresql_restart_mid_hand_gives_no_500_and_loses_nothing(bench: Any
         asyncio.run(play())
         checked = bench.check_log(schema.url, table, people)
         assert checked["acknowledged"] > 0 and checked["missing_or_moved"] == 0
-        assert not any(p.errors.count("busy") for p in people)
+        assert "storage" not in {e for p in people for e in p.errors}  # no write failed
     finally:
         bench.stop_servers(servers)
         admin.dispose()

@@ -104,7 +104,7 @@ def _save(write: Callable[[], None]) -> None:
     except SQLAlchemyError as err:
         log.warning("a seat change could not be stored: %s", err)
         raise TableError(
-            "the table could not be saved just now: nothing changed, try again", "busy", 503
+            "the table could not be saved just now: nothing changed, try again", "storage", 503
         ) from err
 
 
