@@ -27,11 +27,10 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 from starlette.testclient import TestClient
 from web_support import connect, join, make_app, new_table
@@ -93,10 +92,12 @@ def _cluster() -> tuple[Any, FakeRedis]:
 
 def _delivered(fake: FakeRedis) -> list[dict[str, Any]]:
     """Every message published, decoded as the receiving process does."""
+    from ohhell.web.cluster import read_batch
+
     messages = []
     for _, data in fake.published:
-        batch = orjson.loads(data)
-        messages += [{**m, "from": batch["from"]} for m in batch["m"]]
+        sender, batch = read_batch(data)
+        messages += [{**m, "from": sender} for m in batch]
     return messages
 
 
@@ -119,6 +120,31 @@ def test_a_value_the_encoder_refuses_fails_only_its_own_message(poison: Any) -> 
     delivered = asyncio.run(go())
     assert [(m["c"], m["text"]) for m in delivered] == [(1, "before"), (4, "after"), (3, "elsewhere")]
     assert all(m["from"] for m in delivered)
+
+
+def test_texts_for_clients_travel_as_they_are_in_order_with_the_other_messages() -> None:
+    texts = ['{"type":"state","name":"Zoë ✓","line":"a\\nb"}', "{}", '{"type":"chat","text":"\n"}']
+
+    async def go() -> tuple[list[dict[str, Any]], list[bytes]]:
+        cluster, fake = _cluster()
+        cluster.send_text("b", [1, 2], texts[0])
+        cluster.send("b", {"t": "close", "c": 1, "code": 1012})
+        cluster.send_text("b", [2], texts[1])
+        cluster.send_text("b", [3], texts[2])
+        await asyncio.sleep(0.01)
+        return _delivered(fake), [data for _, data in fake.published]
+
+    delivered, published = asyncio.run(go())
+    assert [(m["t"], m["c"], m.get("text")) for m in delivered] == [
+        ("out", [1, 2], texts[0]),
+        ("close", 1, None),
+        ("out", [2], texts[1]),
+        ("out", [3], texts[2]),
+    ]
+    assert len(published) == 1  # one publish for the process, each text in it once
+    assert (
+        published[0].count("Zoë ✓".encode()) == 1 and b'\\"type\\"' not in published[0]
+    )  # not escaped again
 
 
 @pytest.mark.parametrize("poison", POISON, ids=["big-int", "lone-surrogate", "deep"])
@@ -203,6 +229,48 @@ def test_messages_lost_close_the_relayed_clients_concerned_with_1012_on_both_sid
     assert closed_b == [RESTART] and closed_c == []  # only the clients whose messages were lost
     assert remote == [("c", 6)]
     assert {"t": "close", "c": 5, "code": RESTART, "from": sent[0]["from"]} in sent
+
+
+def test_an_arrival_the_holder_never_answers_is_closed_so_the_page_reconnects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ohhell.web import relay as relay_module
+    from ohhell.web.connection import Connection
+    from ohhell.web.relay import RESTART, Relay
+
+    monkeypatch.setattr(relay_module, "CALL_TIMEOUT", 0.2)
+
+    async def go(answer: bool) -> list[int]:
+        cluster, _ = _cluster()
+        relay = Relay(cluster, server=None)  # type: ignore[arg-type]
+        closed: list[int] = []
+        leave = asyncio.Event()
+
+        async def close(code: int) -> None:
+            closed.append(code)
+            leave.set()
+
+        async def receive() -> str | None:
+            await leave.wait()
+            return None
+
+        async def send(text: str) -> None:
+            pass
+
+        conn = Connection(send, None, False)
+        conn.start()
+        serving = asyncio.ensure_future(relay.serve("holder", "t1", {"type": "hello"}, conn, receive, close))
+        await asyncio.sleep(0.05)
+        if answer:  # the holder's welcome arrives
+            (cid,) = relay.relayed
+            await relay.receive({"t": "out", "c": [cid], "text": "{}", "from": "holder"})
+        await asyncio.sleep(0.4)
+        leave.set()
+        await serving
+        return closed
+
+    assert asyncio.run(go(answer=False)) == [RESTART]
+    assert asyncio.run(go(answer=True)) == []
 
 
 def test_a_table_taken_elsewhere_closes_its_clients_with_1012_and_a_slow_client_with_4008() -> None:
@@ -300,10 +368,13 @@ def schema(bench: Any) -> Iterator[Any]:
         made.drop()
 
 
-async def _until(check: Any, seconds: float, what: str) -> None:
+async def _until(check: Any, seconds: float, what: str, people: Sequence[Any] = ()) -> None:
     deadline = time.monotonic() + seconds
     while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        seen = [(p.seat, max(p.seen, default=0), p.reconnects, p.errors[-3:]) for p in people]
+        assert time.monotonic() < deadline, (
+            f"timed out waiting for {what} (seat, version, reconnects, errors: {seen})"
+        )
         await asyncio.sleep(0.05)
 
 
@@ -413,7 +484,7 @@ def test_a_redis_restart_mid_hand_leaves_every_table_going_on_by_itself(bench: A
                 before = _newest(people)
                 # On by itself: the clients reconnect as the page does when
                 # their sockets close (1012), and nobody does anything else.
-                await _until(lambda: _newest(people) >= before + 12, 20, "the match to go on")
+                await _until(lambda: _newest(people) >= before + 12, 20, "the match to go on", people)
                 assert sum(p.reconnects for p in people) >= 1
                 # A table made afterwards works too (no pooled connection
                 # that died with Redis may drop its messages).
@@ -422,7 +493,7 @@ def test_a_redis_restart_mid_hand_leaves_every_table_going_on_by_itself(bench: A
                 later = _people(bench, fresh, fresh_seats, servers)
                 more = [asyncio.ensure_future(p.play(stop)) for p in later]
                 tasks += more
-                await _until(lambda: _newest(later) >= 12, 30, "the new table to be played")
+                await _until(lambda: _newest(later) >= 12, 30, "the new table to be played", later)
             finally:
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
@@ -475,10 +546,10 @@ def test_a_postgresql_restart_mid_hand_gives_no_500_and_loses_nothing(bench: Any
                 for server in servers:
                     status, shown = await asyncio.to_thread(_get, server, f"/api/tables/{table}")
                     assert status == 200 and shown["status"] == "playing"
-                await _until(lambda: _newest(people) >= before + 12, 20, "the match to go on")
+                await _until(lambda: _newest(people) >= before + 12, 20, "the match to go on", people)
                 assert restart() >= 1
                 before = _newest(people)
-                await _until(lambda: _newest(people) >= before + 8, 20, "the match to go on again")
+                await _until(lambda: _newest(people) >= before + 8, 20, "the match to go on again", people)
             finally:
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)

@@ -48,6 +48,11 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson comes with the web extra
+    orjson = None  # type: ignore[assignment]
+
 log = logging.getLogger("ohhell.web")
 
 BEAT_EVERY: Final = 0.5  # seconds between a process's heartbeats
@@ -106,9 +111,7 @@ return taken
 def _dumps(message: Any) -> bytes:
     """One message as JSON, or ``Unsendable``. The same encoder as the
     receiver's decoder, so what is sent is always read back."""
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson comes with the web extra
+    if orjson is None:  # pragma: no cover - orjson comes with the web extra
         try:
             return json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
         except (TypeError, ValueError, RecursionError) as err:
@@ -119,18 +122,34 @@ def _dumps(message: Any) -> bytes:
         raise Unsendable(str(err)) from err
 
 
-def _batch(sender: str, messages: list[bytes]) -> bytes:
-    """Messages already encoded, joined into one batch (no JSON inside JSON)."""
-    return b'{"from":' + _dumps(sender) + b',"m":[' + b",".join(messages) + b"]}"
+def _batch(sender: str, messages: list[tuple[bytes, bytes]]) -> bytes:
+    """Messages already encoded, joined into one batch: a line of JSON (the
+    messages, in order), then the texts for clients, as they are, one after
+    the other (each "out" message says how many bytes of them are its own).
+    A text is never JSON inside JSON: it is not escaped here nor unescaped
+    there, only copied."""
+    head = b'{"from":' + _dumps(sender) + b',"m":[' + b",".join(m for m, _ in messages) + b"]}\n"
+    return head + b"".join(text for _, text in messages)
+
+
+def read_batch(data: bytes) -> tuple[Any, list[Message]]:
+    """A batch as ``_batch`` made it: (sender, messages with their texts)."""
+    head, _, texts = data.partition(b"\n")  # encoded JSON never holds a raw newline
+    batch = _loads(head)
+    messages = batch.get("m", ())
+    at = 0
+    for message in messages:
+        size = message.pop("n", None)
+        if size is not None:
+            message["text"] = texts[at : at + size].decode()
+            at += size
+    return batch.get("from"), messages
 
 
 def _loads(data: bytes | str) -> Any:
-    try:
-        import orjson
-
-        return orjson.loads(data)
-    except ImportError:  # pragma: no cover
+    if orjson is None:  # pragma: no cover
         return json.loads(data)
+    return orjson.loads(data)
 
 
 class Cluster:
@@ -147,7 +166,7 @@ class Cluster:
         self._redis: Any = None
         self._pubsub: Any = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._out: dict[str, list[bytes]] = {}
+        self._out: dict[str, list[tuple[bytes, bytes]]] = {}
         self._flushing = False
         self._calls: dict[int, asyncio.Future[Message]] = {}
         self._numbers = itertools.count()
@@ -332,9 +351,20 @@ class Cluster:
         ``Unsendable`` if it cannot be, and nothing is queued."""
         self.send_encoded(worker, _dumps(message))
 
+    def send_text(self, worker: str, cids: list[int], text: str) -> None:
+        """Queue ``text`` (the server's own JSON for clients) for the clients
+        ``cids`` of ``worker``: sent as it is, once for all of them."""
+        data = text.encode()
+        self._queue(
+            worker, b'{"t":"out","c":' + _dumps(cids) + b',"n":' + str(len(data)).encode() + b"}", data
+        )
+
     def send_encoded(self, worker: str, data: bytes) -> None:
         """Queue a message encoded already (a JSON object, as ``send`` makes)."""
-        self._out.setdefault(worker, []).append(data)
+        self._queue(worker, data, b"")
+
+    def _queue(self, worker: str, message: bytes, text: bytes) -> None:
+        self._out.setdefault(worker, []).append((message, text))
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._schedule_flush)
@@ -395,9 +425,7 @@ class Cluster:
                     if raw.get("type") != "message":
                         continue
                     try:
-                        batch = _loads(raw["data"])
-                        sender = batch.get("from")
-                        messages = batch.get("m", ())
+                        sender, messages = read_batch(raw["data"])
                     except Exception:
                         log.warning("cluster: a batch that is not JSON came to the inbox; dropped")
                         continue
@@ -447,4 +475,4 @@ class Cluster:
             log.exception("cluster: a message from %s failed", message.get("from"))
 
 
-__all__ = ["BEAT_EVERY", "BEAT_TTL", "ORPHANS_EVERY", "Cluster", "Unsendable"]
+__all__ = ["BEAT_EVERY", "BEAT_TTL", "ORPHANS_EVERY", "Cluster", "Unsendable", "read_batch"]

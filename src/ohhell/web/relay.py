@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from .cluster import BEAT_EVERY, Cluster, Message, Unsendable
+from .cluster import BEAT_EVERY, CALL_TIMEOUT, Cluster, Message, Unsendable
 from .connection import Connection
 from .errors import TableError
 from .protocol import dumps
@@ -114,6 +114,7 @@ class Relayed:
     conn: Connection
     close: Callable[[int], Awaitable[None]]
     gone: asyncio.Event = field(default_factory=asyncio.Event)
+    answered: bool = False  # has the holder sent it anything yet?
 
 
 class Relay:
@@ -186,6 +187,11 @@ class Relay:
             await close(BAD)
             return
         self.relayed[cid] = relayed
+        # The holder answers every arrival at once (a welcome, an error, a
+        # close). An arrival lost on the way (the holder's inbox was not
+        # subscribed again yet after Redis came back) would leave the page
+        # waiting for ever: it is closed instead, and reconnects.
+        asyncio.get_running_loop().call_later(CALL_TIMEOUT, self._unanswered, cid, relayed)
         try:
             while not conn.closed and not relayed.gone.is_set():
                 text = await receive()
@@ -251,6 +257,14 @@ class Relay:
                 with contextlib.suppress(Unsendable):
                     self.cluster.send(client.worker, {"t": "close", "c": client.cid, "code": RESTART})
 
+    def _unanswered(self, cid: int, relayed: Relayed) -> None:
+        if self.relayed.get(cid) is relayed and not relayed.answered and not relayed.gone.is_set():
+            log.info(
+                "table %s: its server did not answer a client's arrival; the client reconnects", relayed.table
+            )
+            relayed.gone.set()
+            asyncio.get_running_loop().create_task(self._gone(relayed, RESTART))
+
     async def _gone(self, relayed: Relayed, code: int) -> None:
         relayed.gone.set()
         await relayed.conn.stop()  # what was queued is sent first
@@ -275,6 +289,7 @@ class Relay:
             for cid in message["c"]:
                 relayed = self.relayed.get(cid)
                 if relayed is not None and not relayed.gone.is_set():
+                    relayed.answered = True
                     relayed.conn.post(message["text"])
         elif kind == "close":
             relayed = self.relayed.get(message["c"])
@@ -382,8 +397,8 @@ class Relay:
         for worker, by_text in pending.items():
             for text, cids in by_text.items():
                 try:
-                    self.cluster.send(worker, {"t": "out", "c": cids, "text": text})
-                except Unsendable:  # pragma: no cover - the server's own text always encodes
+                    self.cluster.send_text(worker, cids, text)
+                except UnicodeEncodeError:  # pragma: no cover - the server's own text always encodes
                     log.warning("a message for %d relayed clients could not be encoded", len(cids))
 
 
