@@ -122,34 +122,15 @@ def _dumps(message: Any) -> bytes:
         raise Unsendable(str(err)) from err
 
 
-def _batch(sender: str, messages: list[tuple[bytes, bytes]]) -> bytes:
-    """Messages already encoded, joined into one batch: a line of JSON (the
-    messages, in order), then the texts for clients, as they are, one after
-    the other (each "out" message says how many bytes of them are its own).
-    A text is never JSON inside JSON: it is not escaped here nor unescaped
-    there, only copied."""
-    head = b'{"from":' + _dumps(sender) + b',"m":[' + b",".join(m for m, _ in messages) + b"]}\n"
-    return head + b"".join(text for _, text in messages)
-
-
-def read_batch(data: bytes) -> tuple[Any, list[Message]]:
-    """A batch as ``_batch`` made it: (sender, messages with their texts)."""
-    head, _, texts = data.partition(b"\n")  # encoded JSON never holds a raw newline
-    batch = _loads(head)
-    messages = batch.get("m", ())
-    at = 0
-    for message in messages:
-        size = message.pop("n", None)
-        if size is not None:
-            message["text"] = texts[at : at + size].decode()
-            at += size
-    return batch.get("from"), messages
-
-
 def _loads(data: bytes | str) -> Any:
     if orjson is None:  # pragma: no cover
         return json.loads(data)
     return orjson.loads(data)
+
+
+def _batch(sender: str, messages: list[bytes]) -> bytes:
+    """Messages already encoded, joined into one batch."""
+    return b'{"from":' + _dumps(sender) + b',"m":[' + b",".join(messages) + b"]}"
 
 
 class Cluster:
@@ -166,7 +147,7 @@ class Cluster:
         self._redis: Any = None
         self._pubsub: Any = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._out: dict[str, list[tuple[bytes, bytes]]] = {}
+        self._out: dict[str, list[bytes]] = {}
         self._flushing = False
         self._calls: dict[int, asyncio.Future[Message]] = {}
         self._numbers = itertools.count()
@@ -351,20 +332,9 @@ class Cluster:
         ``Unsendable`` if it cannot be, and nothing is queued."""
         self.send_encoded(worker, _dumps(message))
 
-    def send_text(self, worker: str, cids: list[int], text: str) -> None:
-        """Queue ``text`` (the server's own JSON for clients) for the clients
-        ``cids`` of ``worker``: sent as it is, once for all of them."""
-        data = text.encode()
-        self._queue(
-            worker, b'{"t":"out","c":' + _dumps(cids) + b',"n":' + str(len(data)).encode() + b"}", data
-        )
-
     def send_encoded(self, worker: str, data: bytes) -> None:
         """Queue a message encoded already (a JSON object, as ``send`` makes)."""
-        self._queue(worker, data, b"")
-
-    def _queue(self, worker: str, message: bytes, text: bytes) -> None:
-        self._out.setdefault(worker, []).append((message, text))
+        self._out.setdefault(worker, []).append(data)
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._schedule_flush)
@@ -425,7 +395,8 @@ class Cluster:
                     if raw.get("type") != "message":
                         continue
                     try:
-                        sender, messages = read_batch(raw["data"])
+                        batch = _loads(raw["data"])
+                        sender, messages = batch.get("from"), batch.get("m", ())
                     except Exception:
                         log.warning("cluster: a batch that is not JSON came to the inbox; dropped")
                         continue
@@ -475,4 +446,4 @@ class Cluster:
             log.exception("cluster: a message from %s failed", message.get("from"))
 
 
-__all__ = ["BEAT_EVERY", "BEAT_TTL", "ORPHANS_EVERY", "Cluster", "Unsendable", "read_batch"]
+__all__ = ["BEAT_EVERY", "BEAT_TTL", "ORPHANS_EVERY", "Cluster", "Unsendable"]

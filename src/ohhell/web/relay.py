@@ -397,8 +397,8 @@ class Relay:
         for worker, by_text in pending.items():
             for text, cids in by_text.items():
                 try:
-                    self.cluster.send_text(worker, cids, text)
-                except UnicodeEncodeError:  # pragma: no cover - the server's own text always encodes
+                    self.cluster.send(worker, {"t": "out", "c": cids, "text": text})
+                except Unsendable:  # pragma: no cover - the server's own text always encodes
                     log.warning("a message for %d relayed clients could not be encoded", len(cids))
 
 
