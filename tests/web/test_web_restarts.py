@@ -438,6 +438,32 @@ class PrivateRedis:
 
 
 @needs_services
+def test_a_command_on_a_connection_that_died_with_redis_is_tried_again_on_a_fresh_one(bench: Any) -> None:
+    from ohhell.web.cluster import Cluster
+
+    redis = PrivateRedis(bench)
+
+    async def go() -> None:
+        cluster = Cluster(redis.url, f"test{secrets.token_hex(4)}")
+        await cluster.start()
+        try:
+            assert await cluster.claim("t1") == cluster.worker  # the pool holds a connection now
+            redis.stop()
+            redis.start()
+            # The pooled connection is dead; the command goes through anyway
+            # (Redis forgot the holder: nobody holds the table).
+            assert await cluster.holder("t1") is None
+            assert await cluster.claim("t1") == cluster.worker
+        finally:
+            await cluster.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        redis.stop()
+
+
+@needs_services
 def test_a_redis_restart_mid_hand_leaves_every_table_going_on_by_itself(bench: Any, schema: Any) -> None:
     redis = PrivateRedis(bench)
     servers: list[Any] = []
@@ -462,6 +488,9 @@ def test_a_redis_restart_mid_hand_leaves_every_table_going_on_by_itself(bench: A
                 # A table made afterwards works too (no pooled connection
                 # that died with Redis may drop its messages).
                 await asyncio.sleep(3)
+                for server in servers:  # their pooled connections to Redis died with it
+                    status, _ = await asyncio.to_thread(_get, server, f"/api/tables/{table}")
+                    assert status == 200
                 fresh, fresh_seats = bench.start_table(list(reversed(servers)))
                 later = _people(bench, fresh, fresh_seats, servers)
                 more = [asyncio.ensure_future(p.play(stop)) for p in later]

@@ -185,7 +185,12 @@ class Cluster:
             raise RuntimeError(
                 "several server processes need the cluster extra: python3 -m pip install -e '.[cluster]'"
             ) from err
-        self._redis = redis.Redis.from_url(self.url)
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        # A pooled connection that died with Redis (a restart) fails its next
+        # command: that command is tried once more, on a fresh connection.
+        self._redis = redis.Redis.from_url(self.url, retry=Retry(NoBackoff(), 1))
         await self._redis.set(self.beat_prefix + self.worker, "1", px=int(BEAT_TTL * 1000))
         await self._look_around()
         await self._subscribe()
@@ -298,7 +303,11 @@ class Cluster:
                     log.warning("cluster: %s missed its heartbeat; checking its tables", self.worker)
                     self._interrupted(None)
                     if self.on_lost is not None:
-                        await self.on_lost()
+                        try:
+                            await self.on_lost()
+                        except Exception:
+                            self._missed.set()  # Redis went away again: claim the tables on the next round
+                            raise
                 await self._look_around()
             except asyncio.CancelledError:
                 raise
