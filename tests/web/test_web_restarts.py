@@ -246,6 +246,20 @@ def test_an_arrival_the_holder_never_answers_is_closed_so_the_page_reconnects(
     assert asyncio.run(go(answer=True)) == []
 
 
+def test_a_message_from_a_client_the_holder_let_go_of_closes_it_so_the_page_reconnects() -> None:
+    from ohhell.web.relay import RESTART, Relay
+
+    async def go() -> list[dict[str, Any]]:
+        cluster, fake = _cluster()
+        relay = Relay(cluster, server=None)  # type: ignore[arg-type]
+        await relay.receive({"t": "text", "c": 9, "text": '{"type": "ping"}', "from": "b"})
+        await asyncio.sleep(0.01)
+        return _delivered(fake)
+
+    (sent,) = asyncio.run(go())
+    assert (sent["t"], sent["c"], sent["code"]) == ("close", 9, RESTART)
+
+
 def test_a_table_taken_elsewhere_closes_its_clients_with_1012_and_a_slow_client_with_4008() -> None:
     from ohhell.web.connection import Connection
 

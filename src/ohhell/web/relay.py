@@ -301,6 +301,10 @@ class Relay:
             client = self.remote.get((sender, message["c"]))
             if client is not None:
                 client.inbox.put_nowait(message["text"])
+            else:
+                # A client this process let go of (its messages were lost, or
+                # its table moved): its page reconnects instead of waiting.
+                self.cluster.send(sender, {"t": "close", "c": message["c"], "code": RESTART})
         elif kind == "detach":
             client = self.remote.pop((sender, message["c"]), None)
             if client is not None:
