@@ -412,6 +412,7 @@ class Cluster:
                     for message in messages:
                         message["from"] = sender
                         await self._dispatch(message)
+                raise ConnectionError("the inbox stopped")  # not subscribed any more: never spin here
             except asyncio.CancelledError:
                 raise
             except Exception as err:
