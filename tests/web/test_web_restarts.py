@@ -336,6 +336,24 @@ def test_end_leave_and_remove_whose_write_fails_change_nothing_and_say_so(
     assert shown["status"] == "playing" and shown["seats"][1]["kind"] == "human"
 
 
+def test_a_table_another_process_took_closes_its_sockets_with_1012(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    made = new_table(client, seats=["human", "random", "random", "random"])
+    table = made["table"]
+    hub = client.app.state.server.hub  # type: ignore[attr-defined]
+    with connect(client, table, made["token"]) as host:
+
+        async def taken() -> None:  # what the hub does when it finds another holder
+            hub.drop(hub.tables[table])
+
+        client.portal.call(taken)  # type: ignore[union-attr]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                host.ws.receive_json()
+        assert closed.value.code == 1012  # "the server restarts": the page reconnects at once, not 4008
+
+
 # --- Real processes on PostgreSQL and Redis ---
 
 
