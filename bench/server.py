@@ -500,12 +500,23 @@ def main() -> None:
         parser.error("--workers needs a PostgreSQL --db (e.g. postgresql+psycopg://postgres@127.0.0.1/test)")
 
     runs = []
-    with tempfile.TemporaryDirectory(prefix="ohhell-bench-") as folder:
-        db = args.db or f"sqlite:///{folder}/bench.db"
-        if args.workers > 1:
-            # The anchor, in the same run: one process with its share of the seats.
-            runs.append(asyncio.run(bench(args, db, 1, args.tables // args.workers)))
-        runs.append(asyncio.run(bench(args, db, args.workers)))
+    schema = None
+    if (args.db or "").startswith("postgresql"):
+        from failover import Schema  # beside this script
+
+        # A fresh schema, dropped afterwards: the run's tables are its own,
+        # whoever else uses the database.
+        schema = Schema(args.db)
+    try:
+        with tempfile.TemporaryDirectory(prefix="ohhell-bench-") as folder:
+            db = schema.url if schema is not None else args.db or f"sqlite:///{folder}/bench.db"
+            if args.workers > 1:
+                # The anchor, in the same run: one process with its share of the seats.
+                runs.append(asyncio.run(bench(args, db, 1, args.tables // args.workers)))
+            runs.append(asyncio.run(bench(args, db, args.workers)))
+    finally:
+        if schema is not None:
+            schema.drop()
 
     out = runs[-1]
     if len(runs) > 1:

@@ -499,7 +499,7 @@ class Server:
                 await ws.close(code)
 
         def make(seat: int | None, host: bool) -> Connection:
-            return Connection(ws.send_text, seat, host=host, close=lambda: ws.close(4008))
+            return Connection(ws.send_text, seat, host=host, close=ws.close)
 
         conn: Connection | None = None
         allowance, last = BURST, asyncio.get_running_loop().time()  # a token bucket against floods
@@ -525,7 +525,7 @@ class Server:
             if isinstance(found, str):
                 # Another process holds the table: this one relays (relay.py).
                 assert self.relay is not None
-                conn = Connection(ws.send_text, None, host=False, close=lambda: ws.close(4008))
+                conn = Connection(ws.send_text, None, host=False, close=ws.close)
                 conn.limit = QUEUE_LIMIT  # the holder knows the seat; a seat's allowance for all
                 conn.start()
                 hello = {**hello, "address": client_address(ws.scope)}  # the holder cannot see the socket

@@ -21,6 +21,18 @@ stale (store.py, ``StaleVersion``) and drops the table (``lost``).
 
 Redis keeps nothing here that matters after a restart of Redis itself: the
 tables and their logs are in the database, and the holders are found again.
+What is lost is the messages of the moment: pub/sub keeps nothing for a
+subscriber that is away. So whenever messages may have been lost (a publish
+that failed twice, the inbox's connection dropped, a heartbeat that could not
+be renewed) the process is told (``on_interrupted``), and the relay closes
+the clients concerned with 1012: their pages reconnect and start again from
+the table's current state. The inbox is subscribed again on a fresh
+connection, and after a missed heartbeat the tables held here are claimed
+again (``on_lost``).
+
+Each message is encoded on its own when it is sent (``send``), so a value
+the encoder refuses fails that one message, at its sender, and never the
+others of the same moment (``Unsendable``).
 """
 
 from __future__ import annotations
@@ -36,6 +48,11 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - orjson comes with the web extra
+    orjson = None  # type: ignore[assignment]
+
 log = logging.getLogger("ohhell.web")
 
 BEAT_EVERY: Final = 0.5  # seconds between a process's heartbeats
@@ -44,6 +61,12 @@ ORPHANS_EVERY: Final = 0.5  # seconds between looks for tables whose holder died
 CALL_TIMEOUT: Final = 5.0  # seconds a request relayed to a table's holder may take
 
 Message = dict[str, Any]
+
+
+class Unsendable(ValueError):
+    """A message holds a value that cannot be encoded (an integer past 64
+    bits, nesting too deep, a lone surrogate): it is not sent, and only it."""
+
 
 # KEYS: holders hash, heartbeat prefix. ARGV: table, this process.
 # The table is ours if nobody holds it or its holder's heartbeat is gone.
@@ -85,22 +108,29 @@ return taken
 """
 
 
-def _dumps(message: Message) -> bytes:
+def _dumps(message: Any) -> bytes:
+    """One message as JSON, or ``Unsendable``. The same encoder as the
+    receiver's decoder, so what is sent is always read back."""
+    if orjson is None:  # pragma: no cover - orjson comes with the web extra
+        try:
+            return json.dumps(message, separators=(",", ":"), allow_nan=False).encode()
+        except (TypeError, ValueError, RecursionError) as err:
+            raise Unsendable(str(err)) from err
     try:
-        import orjson
-
         return orjson.dumps(message)
-    except ImportError:  # pragma: no cover - orjson comes with the web extra
-        return json.dumps(message, separators=(",", ":")).encode()
+    except TypeError as err:  # orjson.JSONEncodeError is a TypeError
+        raise Unsendable(str(err)) from err
 
 
 def _loads(data: bytes | str) -> Any:
-    try:
-        import orjson
-
-        return orjson.loads(data)
-    except ImportError:  # pragma: no cover
+    if orjson is None:  # pragma: no cover
         return json.loads(data)
+    return orjson.loads(data)
+
+
+def _batch(sender: str, messages: list[bytes]) -> bytes:
+    """Messages already encoded, joined into one batch."""
+    return b'{"from":' + _dumps(sender) + b',"m":[' + b",".join(messages) + b"]}"
 
 
 class Cluster:
@@ -117,17 +147,20 @@ class Cluster:
         self._redis: Any = None
         self._pubsub: Any = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._out: dict[str, list[Message]] = {}
+        self._out: dict[str, list[bytes]] = {}
         self._flushing = False
         self._calls: dict[int, asyncio.Future[Message]] = {}
         self._numbers = itertools.count()
         self._alive: set[str] = set()
         self._stopping = threading.Event()
         self._missed = threading.Event()
+        self._cut = threading.Event()  # the heartbeat could not reach Redis
         self._beating: threading.Thread | None = None
         self.on_message: Callable[[Message], Awaitable[None] | None] | None = None
         self.on_lost: Callable[[], Awaitable[None]] | None = None
         self.on_orphans: Callable[[list[str]], Awaitable[None]] | None = None
+        # Messages to or from these processes (None: any) may have been lost.
+        self.on_interrupted: Callable[[set[str] | None], None] | None = None
 
     # --- Keys ---
 
@@ -152,11 +185,15 @@ class Cluster:
             raise RuntimeError(
                 "several server processes need the cluster extra: python3 -m pip install -e '.[cluster]'"
             ) from err
-        self._redis = redis.Redis.from_url(self.url)
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        # A pooled connection that died with Redis (a restart) fails its next
+        # command: that command is tried once more, on a fresh connection.
+        self._redis = redis.Redis.from_url(self.url, retry=Retry(NoBackoff(), 1))
         await self._redis.set(self.beat_prefix + self.worker, "1", px=int(BEAT_TTL * 1000))
         await self._look_around()
-        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self.inbox(self.worker))
+        await self._subscribe()
         self._claim = self._redis.register_script(_CLAIM)
         self._release = self._redis.register_script(_RELEASE)
         self._orphans = self._redis.register_script(_ORPHANS)
@@ -243,8 +280,12 @@ class Cluster:
                         # let the loop check which tables are still ours.
                         client.set(key, "1", px=int(BEAT_TTL * 1000))
                         self._missed.set()
+                    elif self._cut.is_set():
+                        self._missed.set()  # back after a cut Redis did not see as a lapse
                 except redis.RedisError:
-                    log.warning("cluster: the heartbeat could not reach Redis")
+                    if not self._cut.is_set():
+                        log.warning("cluster: the heartbeat could not reach Redis")
+                    self._cut.set()
         finally:
             client.close()
 
@@ -254,11 +295,19 @@ class Cluster:
         while True:
             await asyncio.sleep(BEAT_EVERY)
             try:
+                if self._cut.is_set() and not self._missed.is_set():
+                    self._interrupted(None)  # Redis is away: whatever is sent now is lost
                 if self._missed.is_set():
                     self._missed.clear()
+                    self._cut.clear()
                     log.warning("cluster: %s missed its heartbeat; checking its tables", self.worker)
+                    self._interrupted(None)
                     if self.on_lost is not None:
-                        await self.on_lost()
+                        try:
+                            await self.on_lost()
+                        except Exception:
+                            self._missed.set()  # Redis went away again: claim the tables on the next round
+                            raise
                 await self._look_around()
             except asyncio.CancelledError:
                 raise
@@ -279,10 +328,22 @@ class Cluster:
 
     # --- Messages between processes ---
 
+    def _interrupted(self, workers: set[str] | None) -> None:
+        if self.on_interrupted is not None:
+            try:
+                self.on_interrupted(workers)
+            except Exception:
+                log.exception("cluster: closing the clients of a lost moment failed")
+
     def send(self, worker: str, message: Message) -> None:
         """Queue ``message`` for ``worker``'s inbox; everything queued in one
-        turn of the event loop goes in one publish per process."""
-        self._out.setdefault(worker, []).append(message)
+        turn of the event loop goes in one publish per process. Encoded now:
+        ``Unsendable`` if it cannot be, and nothing is queued."""
+        self.send_encoded(worker, _dumps(message))
+
+    def send_encoded(self, worker: str, data: bytes) -> None:
+        """Queue a message encoded already (a JSON object, as ``send`` makes)."""
+        self._out.setdefault(worker, []).append(data)
         if not self._flushing:
             self._flushing = True
             asyncio.get_running_loop().call_soon(self._schedule_flush)
@@ -295,20 +356,27 @@ class Cluster:
         out, self._out = self._out, {}
         if not out:
             return
-        try:
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for worker, messages in out.items():
-                    pipe.publish(self.inbox(worker), _dumps({"from": self.worker, "m": messages}))
-                await pipe.execute()
-        except Exception:
-            log.exception("cluster: could not send to %s", ", ".join(out))
+        batches = {worker: _batch(self.worker, messages) for worker, messages in out.items()}
+        for attempt in (1, 2):
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for worker, batch in batches.items():
+                        pipe.publish(self.inbox(worker), batch)
+                    await pipe.execute()
+                return
+            except Exception as err:
+                # A pooled connection that died with Redis fails once and is
+                # dropped; the second try takes a fresh one.
+                if attempt == 2:
+                    log.warning("cluster: could not send to %s: %s", ", ".join(out), err)
+        self._interrupted(set(out))
 
     async def call(self, worker: str, message: Message, timeout: float = CALL_TIMEOUT) -> Message:
         """Send ``message`` to ``worker`` and wait for its answer."""
         number = next(self._numbers)
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self.send(worker, {**message, "call": number, "reply_to": self.worker})  # Unsendable: no wait
         self._calls[number] = future
-        self.send(worker, {**message, "call": number, "reply_to": self.worker})
         try:
             return await asyncio.wait_for(future, timeout)
         finally:
@@ -316,7 +384,18 @@ class Cluster:
 
     def answer(self, message: Message, result: Message) -> None:
         """Answer a ``call`` that reached this process."""
-        self.send(message["reply_to"], {"t": "answer", "call": message["call"], "result": result})
+        reply = {"t": "answer", "call": message["call"]}
+        try:
+            self.send(message["reply_to"], {**reply, "result": result})
+        except Unsendable:
+            log.warning("cluster: an answer to %s could not be encoded", message.get("from"))
+            failed = {"status": 500, "json": {"error": "the table's server could not answer that"}}
+            self.send(message["reply_to"], {**reply, "result": failed})
+
+    async def _subscribe(self) -> None:
+        """Read this process's inbox on a connection of its own."""
+        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self.inbox(self.worker))
 
     async def _read(self) -> None:
         while True:
@@ -324,18 +403,44 @@ class Cluster:
                 async for raw in self._pubsub.listen():
                     if raw.get("type") != "message":
                         continue
-                    batch = _loads(raw["data"])
-                    sender = batch.get("from")
-                    for message in batch.get("m", ()):
+                    try:
+                        batch = _loads(raw["data"])
+                        sender, messages = batch.get("from"), batch.get("m", ())
+                    except Exception:
+                        log.warning("cluster: a batch that is not JSON came to the inbox; dropped")
+                        continue
+                    for message in messages:
                         message["from"] = sender
                         await self._dispatch(message)
+                raise ConnectionError("the inbox stopped")  # not subscribed any more: never spin here
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                # The inbox's connection dropped (Redis restarted, say): what
+                # came meanwhile is lost. Subscribe again on a fresh connection.
+                log.warning("cluster: reading the inbox failed (%s); subscribing again", err)
+                self._interrupted(None)
+                await self._resubscribe()
+
+    async def _resubscribe(self) -> None:
+        delay = 0.1
+        while True:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+            try:
+                await self._subscribe()
+                log.info("cluster: reading the inbox again")
+                self._interrupted(None)  # what came while away is lost too
+                return
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("cluster: reading the inbox failed; reading on")
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, BEAT_EVERY)
 
     async def _dispatch(self, message: Message) -> None:
+        if not isinstance(message, dict):
+            return
         if message.get("t") == "answer":
             future = self._calls.get(message.get("call", -1))
             if future is not None and not future.done():
@@ -351,4 +456,4 @@ class Cluster:
             log.exception("cluster: a message from %s failed", message.get("from"))
 
 
-__all__ = ["BEAT_EVERY", "BEAT_TTL", "ORPHANS_EVERY", "Cluster"]
+__all__ = ["BEAT_EVERY", "BEAT_TTL", "ORPHANS_EVERY", "Cluster", "Unsendable"]

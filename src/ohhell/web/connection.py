@@ -18,6 +18,8 @@ from typing import Any
 from .protocol import Json, dumps
 
 QUEUE_LIMIT = 256  # messages waiting for one slow seated client before it is dropped
+BEHIND = 4008  # the close code for a client that fell too far behind
+RESTART = 1012  # ...and for "the server restarts": the page reconnects at once
 SPECTATOR_QUEUE_LIMIT = 64  # ...and for a spectator, who never holds up a seat
 
 
@@ -48,7 +50,7 @@ class Connection:
         send: Callable[[str], Any],
         seat: int | None,
         host: bool,
-        close: Callable[[], Any] | None = None,
+        close: Callable[[int], Any] | None = None,
         address: str = "",
     ) -> None:
         self.seat = seat
@@ -95,12 +97,12 @@ class Connection:
         self.host = False
         self.limit = SPECTATOR_QUEUE_LIMIT
 
-    async def hang_up(self) -> None:
+    async def hang_up(self, code: int = RESTART) -> None:
         """Close the client's connection (it reconnects): what was queued goes first."""
         await self.stop()
         if self._close is not None:
             with contextlib.suppress(Exception):
-                await self._close()
+                await self._close(code)
 
     def post_json(self, message: Json) -> None:
         self.post(dumps(message))
@@ -111,7 +113,7 @@ class Connection:
             if text is None:
                 if self.overflowed and self._close is not None:
                     with contextlib.suppress(Exception):
-                        await self._close()
+                        await self._close(BEHIND)
                 return
             try:
                 await self._send(text)

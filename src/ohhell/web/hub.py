@@ -79,6 +79,7 @@ class Hub:
         self.relay = relay
         cluster.on_lost = self._check_held
         cluster.on_orphans = self._take
+        relay.rematch_seat = self.take_rematch_seat
 
     async def find(self, table_id: str) -> LiveTable | str | None:
         """The table if this process holds it (loaded now if need be), the
@@ -377,10 +378,28 @@ class Hub:
             table_id = str(table.rematch["table"])
         found = await self.find(table_id)
         if isinstance(found, str):
-            raise TableError("the rematch is being moved between servers: try again", status=503)
+            # The new table is held by another process (the first player's
+            # page opened it there): that one keeps the seat for this player.
+            return await self._rematch_elsewhere(found, table_id, seat, token)
         if found is None:
             raise TableError("the rematch has expired", status=404)
-        fresh = found
+        return await self.take_rematch_seat(found, seat, token)
+
+    async def _rematch_elsewhere(
+        self, holder: str, table_id: str, seat: int, token: str
+    ) -> tuple[str, int, str]:
+        assert self.relay is not None
+        message = {"op": "rematch-seat", "table": table_id, "data": {"seat": seat, "token": token}}
+        answer = await self.relay.call(holder, message)
+        status = int(answer.get("status", 200))
+        body = answer.get("json") or {}
+        if status != 200:
+            raise TableError(str(body.get("error", "the rematch could not be joined")), status=status)
+        return str(body["table"]), int(body["seat"]), token
+
+    async def take_rematch_seat(self, fresh: LiveTable, seat: int, token: str) -> tuple[str, int, str]:
+        """A player of the finished match takes back their seat at ``fresh``,
+        its rematch held here (the seat kept for them, ``INVITED``)."""
         async with fresh.lock:
             if fresh.seat_of_token(token) == seat:
                 return fresh.id, seat, token  # asked twice: nothing more to do

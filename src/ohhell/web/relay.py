@@ -11,8 +11,13 @@ messages go back to the relaying process, batched per turn of the loop
 
 If the holder dies, the relaying process closes its clients' sockets with
 1012 (service restart); the page reconnects by itself, to a process that
-holds the table by then. A relayed request (join, start, ...) is answered by
-the holder in the same way (``call``).
+holds the table by then. If a relaying process dies, the holder lets its
+clients go (their seats count as gone, then away, and a bot covers them).
+When messages may have been lost (Redis restarted or could not be reached:
+``Cluster.on_interrupted``), the clients concerned are closed with 1012 on
+both sides, and start again from the table's current state. A relayed
+request (join, start, ...) is answered by the holder in the same way
+(``call``); one the encoder refuses is answered at once with a 400.
 """
 
 from __future__ import annotations
@@ -25,8 +30,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from .cluster import BEAT_EVERY, Cluster, Message
+from .cluster import BEAT_EVERY, CALL_TIMEOUT, Cluster, Message, Unsendable
 from .connection import Connection
+from .errors import TableError
+from .protocol import dumps
 
 if TYPE_CHECKING:
     from .table import LiveTable
@@ -34,6 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("ohhell.web")
 
 RESTART: Final = 1012  # the WebSocket close code for "the server restarts": the page reconnects
+BAD: Final = 4400  # the close code for a hello the server cannot take
 
 
 class Holder(Protocol):
@@ -106,6 +114,7 @@ class Relayed:
     conn: Connection
     close: Callable[[int], Awaitable[None]]
     gone: asyncio.Event = field(default_factory=asyncio.Event)
+    answered: bool = False  # has the holder sent it anything yet?
 
 
 class Relay:
@@ -121,6 +130,16 @@ class Relay:
         self._flush_soon = False
         self._watch: asyncio.Task[None] | None = None
         cluster.on_message = self.receive
+        cluster.on_interrupted = self.interrupted
+        # A rematch's seat taken back for a player of the finished match
+        # (hub.py's take_rematch_seat, set when the hub joins the cluster).
+        self.rematch_seat: Callable[[LiveTable, int, str], Awaitable[tuple[str, int, str]]] = (
+            self._no_rematches
+        )
+
+    @staticmethod
+    async def _no_rematches(table: LiveTable, seat: int, token: str) -> tuple[str, int, str]:
+        raise TableError("the rematch is not served here: try again", status=503)
 
     def start(self) -> None:
         self._watch = asyncio.get_running_loop().create_task(self._watch_holders())
@@ -152,32 +171,99 @@ class Relay:
         holder closes it. ``receive`` applies this process's own limits."""
         cid = next(self._ids)
         relayed = Relayed(holder, table_id, conn, close)
+        try:
+            self.cluster.send(holder, {"t": "attach", "c": cid, "table": table_id, "hello": hello})
+        except Unsendable:
+            conn.post(
+                dumps(
+                    {
+                        "type": "error",
+                        "error": "the hello holds a value the server cannot read",
+                        "code": "bad",
+                    }
+                )
+            )
+            await conn.stop()
+            await close(BAD)
+            return
         self.relayed[cid] = relayed
-        self.cluster.send(holder, {"t": "attach", "c": cid, "table": table_id, "hello": hello})
+        # The holder answers every arrival at once (a welcome, an error, a
+        # close). An arrival lost on the way (the holder's inbox was not
+        # subscribed again yet after Redis came back) would leave the page
+        # waiting for ever: it is closed instead, and reconnects.
+        asyncio.get_running_loop().call_later(CALL_TIMEOUT, self._unanswered, cid, relayed)
         try:
             while not conn.closed and not relayed.gone.is_set():
                 text = await receive()
                 if text is None:
                     break
-                self.cluster.send(holder, {"t": "text", "c": cid, "text": text})
+                try:
+                    self.cluster.send(holder, {"t": "text", "c": cid, "text": text})
+                except Unsendable:  # text from a socket always encodes; refused, not fatal, if not
+                    conn.post(
+                        dumps({"type": "error", "error": "that message could not be read", "code": "bad"})
+                    )
         finally:
             del self.relayed[cid]
-            if not relayed.gone.is_set():
-                self.cluster.send(holder, {"t": "detach", "c": cid})
+            # Even when the holder closed it: a detach it no longer knows is nothing.
+            self.cluster.send(holder, {"t": "detach", "c": cid})
 
     async def _watch_holders(self) -> None:
-        """Close the sockets of clients whose table's holder died: they
-        reconnect, and find the process that holds the table by then."""
+        """Now and then: close the sockets of clients whose table's holder
+        died (they reconnect, and find the process that holds the table by
+        then), and let go of the clients of tables here whose relaying
+        process died (they count as gone, so a bot covers their seats)."""
         while True:
             await asyncio.sleep(BEAT_EVERY)
-            dead = {r.holder for r in self.relayed.values() if not self.cluster.alive(r.holder)}
-            for holder in list(dead):
-                if await self.cluster.still_alive(holder):
-                    dead.discard(holder)  # started after this process last looked
-            for relayed in list(self.relayed.values()):
-                if relayed.holder in dead and not relayed.gone.is_set():
-                    log.info("table %s: its server went away; its clients reconnect", relayed.table)
-                    await self._gone(relayed, RESTART)
+            try:
+                await self._watch_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # Redis away: look again on the next round
+                log.warning("cluster: could not look at the other processes: %s", err)
+
+    async def _watch_once(self) -> None:
+        others = {r.holder for r in self.relayed.values()} | {c.worker for c in self.remote.values()}
+        dead = {w for w in others if not self.cluster.alive(w)}
+        for worker in list(dead):
+            if await self.cluster.still_alive(worker):
+                dead.discard(worker)  # started after this process last looked
+        for relayed in list(self.relayed.values()):
+            if relayed.holder in dead and not relayed.gone.is_set():
+                log.info("table %s: its server went away; its clients reconnect", relayed.table)
+                await self._gone(relayed, RESTART)
+        for client in list(self.remote.values()):
+            if client.worker in dead:
+                log.info("a server relaying a client went away: the client is gone")
+                self._let_go(client)
+
+    def _let_go(self, client: Remote) -> None:
+        """Stop serving another process's client here (it detaches from its table)."""
+        if self.remote.get((client.worker, client.cid)) is client:
+            del self.remote[(client.worker, client.cid)]
+        client.inbox.put_nowait(None)
+
+    def interrupted(self, workers: set[str] | None) -> None:
+        """Messages to or from ``workers`` (None: any process) may have been
+        lost: close the clients concerned, on both sides, so each page
+        reconnects and starts again from the table's current state."""
+        for relayed in list(self.relayed.values()):
+            if (workers is None or relayed.holder in workers) and not relayed.gone.is_set():
+                relayed.gone.set()  # at once: nothing more goes to the holder for it
+                asyncio.get_running_loop().create_task(self._gone(relayed, RESTART))
+        for client in list(self.remote.values()):
+            if workers is None or client.worker in workers:
+                self._let_go(client)
+                with contextlib.suppress(Unsendable):
+                    self.cluster.send(client.worker, {"t": "close", "c": client.cid, "code": RESTART})
+
+    def _unanswered(self, cid: int, relayed: Relayed) -> None:
+        if self.relayed.get(cid) is relayed and not relayed.answered and not relayed.gone.is_set():
+            log.info(
+                "table %s: its server did not answer a client's arrival; the client reconnects", relayed.table
+            )
+            relayed.gone.set()
+            asyncio.get_running_loop().create_task(self._gone(relayed, RESTART))
 
     async def _gone(self, relayed: Relayed, code: int) -> None:
         relayed.gone.set()
@@ -189,6 +275,8 @@ class Relay:
         """A request about a table held by ``holder``, answered there."""
         try:
             return await self.cluster.call(holder, {"t": "op", **message})
+        except Unsendable:
+            return {"status": 400, "json": {"error": "the request holds a value the server cannot read"}}
         except TimeoutError:
             return {"status": 503, "json": {"error": "the table's server did not answer: try again"}}
 
@@ -200,7 +288,8 @@ class Relay:
         if kind == "out":
             for cid in message["c"]:
                 relayed = self.relayed.get(cid)
-                if relayed is not None:
+                if relayed is not None and not relayed.gone.is_set():
+                    relayed.answered = True
                     relayed.conn.post(message["text"])
         elif kind == "close":
             relayed = self.relayed.get(message["c"])
@@ -212,6 +301,10 @@ class Relay:
             client = self.remote.get((sender, message["c"]))
             if client is not None:
                 client.inbox.put_nowait(message["text"])
+            else:
+                # A client this process let go of (its messages were lost, or
+                # its table moved): its page reconnects instead of waiting.
+                self.cluster.send(sender, {"t": "close", "c": message["c"], "code": RESTART})
         elif kind == "detach":
             client = self.remote.pop((sender, message["c"]), None)
             if client is not None:
@@ -279,6 +372,13 @@ class Relay:
                 "status": 503,
                 "json": {"error": "the table moved to another server: try again"},
             }
+        elif message.get("op") == "rematch-seat":  # between processes only (hub.rematch)
+            data = dict(message.get("data") or {})
+            try:
+                table_id, seat, _ = await self.rematch_seat(table, int(data["seat"]), str(data["token"]))
+                result = {"json": {"table": table_id, "seat": seat}}
+            except TableError as err:
+                result = {"status": err.status, "json": {"error": str(err)}}
         else:
             result = await self.server.table_op(
                 table, str(message["op"]), dict(message.get("data") or {}), str(message.get("address", ""))
@@ -300,7 +400,10 @@ class Relay:
         pending, self._pending = self._pending, {}
         for worker, by_text in pending.items():
             for text, cids in by_text.items():
-                self.cluster.send(worker, {"t": "out", "c": cids, "text": text})
+                try:
+                    self.cluster.send(worker, {"t": "out", "c": cids, "text": text})
+                except Unsendable:  # pragma: no cover - the server's own text always encodes
+                    log.warning("a message for %d relayed clients could not be encoded", len(cids))
 
 
 __all__ = ["RESTART", "Relay", "RemoteConnection"]

@@ -5,7 +5,11 @@ a bot for good; everyone at the table is told in a notice the chat keeps."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
+from sqlalchemy.exc import SQLAlchemyError
+
+from .store import SeatRow
 from .table import BOT, COVER_LEVEL, HUMAN, OPEN, LiveTable, TableError, bot_name
 
 log = logging.getLogger("ohhell.web")
@@ -20,7 +24,10 @@ async def remove(table: LiveTable, seat: int) -> None:
         s = table.seats[seat]
         if s.kind != HUMAN or seat == table.host_seat:
             raise TableError(f"seat {seat + 1} is not another person's seat", "seat")
-        table.chat.bar(seat)  # their addresses too: a new token or none gives them no voice or seat here
+        _save(lambda: _store_bot(table, seat))  # first: if it fails, nothing changed
+        _also(
+            lambda: table.chat.bar(seat)
+        )  # their addresses too: a new token or none gives them no voice or seat here
         _unseat(
             table,
             seat,
@@ -40,11 +47,11 @@ async def leave(table: LiveTable, seat: int) -> None:
         if seat == table.host_seat:
             raise TableError("you are the host: end the table instead (it ends for everyone)", "seat")
         if table.status == "lobby":
-            name = s.name
-            if s.token_hash is not None:
-                table.chat.remove(s.token_hash)
+            name, token_hash = s.name, s.token_hash
+            _save(lambda: table.hub.store.set_seat(table.id, SeatRow(seat, None, OPEN, None, None)))
+            if token_hash is not None:
+                _also(lambda: table.chat.remove(token_hash))
             s.name, s.kind, s.level, s.token_hash, s.covered = None, OPEN, None, None, False
-            table.hub.store.set_seat(table.id, s.row())
             for conn in list(table.connections):
                 if conn.seat == seat:
                     conn.watch()
@@ -56,6 +63,7 @@ async def leave(table: LiveTable, seat: int) -> None:
             return
         if table.status != "playing":
             raise TableError("the match is over: there is nothing to leave", "turn")
+        _save(lambda: _store_bot(table, seat))
         _unseat(
             table,
             seat,
@@ -72,9 +80,9 @@ async def end(table: LiveTable, notice: str = "The host ended the table.") -> No
     async with table.lock:
         if table.status not in ("lobby", "playing"):
             raise TableError("the table has ended already", "turn")
+        _save(lambda: table.hub.store.set_status(table.id, "ended"))
         table.claims.drop("withdrawn", "the host ended the table")
         table.status = "ended"
-        table.hub.store.set_status(table.id, "ended")
         log.info("table %s: the host ended it", table.id)
         tell(table, notice)
         table.changed_seats()
@@ -88,18 +96,44 @@ def tell(table: LiveTable, text: str) -> None:
     table.chat.announce(text, list(table.connections))
 
 
+def _save(write: Callable[[], None]) -> None:
+    """A write that must succeed before anything changes in memory: if the
+    database refuses it (or is out of reach), the table stays as it was and
+    the client is told."""
+    try:
+        write()
+    except SQLAlchemyError as err:
+        log.warning("a seat change could not be stored: %s", err)
+        raise TableError(
+            "the table could not be saved just now: nothing changed, try again", "storage", 503
+        ) from err
+
+
+def _also(write: Callable[[], None]) -> None:
+    """A write that follows one already stored (the chat's removals): the
+    change goes on if it fails; only a restart would forget it."""
+    try:
+        write()
+    except SQLAlchemyError:
+        log.exception("a removal from the chat could not be stored")
+
+
+def _store_bot(table: LiveTable, seat: int) -> None:
+    table.hub.store.set_seat(table.id, SeatRow(seat, bot_name(seat, COVER_LEVEL), BOT, COVER_LEVEL, None))
+
+
 def _unseat(table: LiveTable, seat: int, to_them: str, to_table: str) -> None:
     """During the match: a bot takes ``seat`` for good and its person's
     token holds no seat and no voice any more (they may still watch).
-    Stored, so a restart keeps it. The lock is held."""
+    Stored already (``_store_bot``), so a restart keeps it. The lock is held."""
     s = table.seats[seat]
     if table.claims.asking is not None and seat in table.claims.asking.waiting:
         table.claims.drop("withdrawn", f"{s.name} left before answering")
     if s.token_hash is not None:
-        table.chat.remove(s.token_hash)
+        token_hash = s.token_hash
+        _also(lambda: table.chat.remove(token_hash))
     level = COVER_LEVEL
     s.name, s.kind, s.level, s.token_hash, s.covered = bot_name(seat, level), BOT, level, None, False
-    table.hub.store.set_seat(table.id, s.row())
     log.info("table %s: seat %d is a bot's now", table.id, seat)
     for conn in list(table.connections):
         if conn.seat == seat:

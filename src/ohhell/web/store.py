@@ -55,7 +55,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 metadata = MetaData()
 
@@ -201,6 +201,11 @@ class TableRow:
     settings: dict[str, str] = field(default_factory=dict)  # every setting stored for the table
 
 
+def _disconnected(err: BaseException) -> bool:
+    """Did ``err`` come from a connection the database closed (a restart)?"""
+    return isinstance(err, DBAPIError) and bool(err.connection_invalidated)
+
+
 def default_url() -> str:
     """``sqlite:///$OHHELL_HOME/ohhell.db``, else ``~/.local/share/ohhell/ohhell.db``."""
     home = os.environ.get("OHHELL_HOME")
@@ -224,7 +229,9 @@ class Store:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
-        self.engine: Engine = create_engine(self.url, future=True)
+        # A pooled connection is checked before use: after a restart of the
+        # database the dead ones are replaced instead of failing a request.
+        self.engine: Engine = create_engine(self.url, future=True, pool_pre_ping=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         with self.engine.begin() as db:
@@ -347,16 +354,21 @@ class Store:
         # The hot path of every action: one statement built once, on a
         # connection held for it (building insert().values() and checking a
         # connection out of the pool cost more than the write; docs/performance.md).
-        if self._writer is None:
-            self._writer = self.engine.connect()
-        try:
-            with self._writer.begin():
-                self._writer.execute(_APPEND, row)
-        except IntegrityError:
-            raise StaleVersion(f"version {version} of table {table_id} is already stored") from None
-        except Exception:
-            self._drop_writer()  # the next append starts on a fresh connection
-            raise
+        for attempt in (1, 2):
+            if self._writer is None:
+                self._writer = self.engine.connect()
+            try:
+                with self._writer.begin():
+                    self._writer.execute(_APPEND, row)
+                return
+            except IntegrityError:
+                raise StaleVersion(f"version {version} of table {table_id} is already stored") from None
+            except Exception as err:
+                self._drop_writer()  # the next try starts on a fresh connection
+                # The held connection died (the database restarted): nothing
+                # was stored, so once more on a fresh one.
+                if attempt == 2 or not _disconnected(err):
+                    raise
 
     def _drop_writer(self) -> None:
         writer, self._writer = self._writer, None
@@ -365,6 +377,14 @@ class Store:
                 writer.close()
 
     def load(self, table_id: str) -> TableRow | None:
+        try:
+            return self._load(table_id)
+        except DBAPIError as err:
+            if not _disconnected(err):
+                raise
+            return self._load(table_id)  # once more, on a fresh connection
+
+    def _load(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as db:
             row = db.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
             if row is None:
