@@ -23,6 +23,7 @@ from .cards import Card, CardError, Suit
 from .claim import Claim, check_claim
 from .game import GameState, IllegalActionError, Phase, actors, apply, new_game
 from .rules import OPTION_NAMES, PRESETS, Bidding, Rules, RulesError, format_option, parse_option
+from .textfile import read_text
 
 MAGIC = "ohhell-record 1"
 
@@ -356,6 +357,6 @@ def loads(text: str) -> Record:
 
 
 def load(path: str | os.PathLike[str]) -> Record:
-    """Read a record file (see ``loads``)."""
-    with open(path, encoding="utf-8") as f:
-        return loads(f.read())
+    """Read a record file (see ``loads``); a file that is not text raises
+    ``NotTextError`` (an ``OSError``, like a file that cannot be opened)."""
+    return loads(read_text(path, "a game record"))
