@@ -170,9 +170,13 @@ def test_the_wait_for_a_bid_change_is_an_option(
     assert parser.parse_args(["play"]).bid_change_wait == 3.0
     monkeypatch.setenv("OHHELL_HOME", str(tmp_path))
     args = parser.parse_args(["play", "--bid-change-wait", "10", "--new", "--seed", "1"])
-    assert _session(args)[0].match.change_grace == 10
+    started = _session(args)
+    assert started is not None and started[0].match.change_grace == 10
+    started[1].release()  # the save is let go, as when the match closes
     args = parser.parse_args(["play", "--resume", "--bid-change-wait", "0"])
-    assert _session(args)[0].match.change_grace == 0
+    started = _session(args)
+    assert started is not None and started[0].match.change_grace == 0
+    started[1].release()
     for bad in ("-1", "soon", "nan"):
         with pytest.raises(SystemExit):
             parser.parse_args(["play", "--bid-change-wait", bad])
