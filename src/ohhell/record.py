@@ -15,7 +15,8 @@ docs/record-format.md for the format.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .actions import Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
@@ -107,7 +108,7 @@ class Record:
                     check_claim(state, claim.seat, claim.tricks)
                 except IllegalActionError as err:
                     raise RecordError(
-                        str(err), line=self._claim_line(k), hand=state.hand_number + 1
+                        seat_words(str(err), self.seats), line=self._claim_line(k), hand=state.hand_number + 1
                     ) from None
                 open_claims.append((k, claim, state.hand_number, state.taken[claim.seat] + claim.tricks))
             if i == len(self.actions):
@@ -119,14 +120,19 @@ class Record:
             except IllegalActionError as err:
                 line = self.lines[i] if i < len(self.lines) else None
                 raise RecordError(
-                    str(err), line=line, hand=state.hand_number + 1, action=i + 1, rule=err.rule
+                    seat_words(str(err), self.seats),
+                    line=line,
+                    hand=state.hand_number + 1,
+                    action=i + 1,
+                    rule=err.rule,
                 ) from None
             if state.hand_number != before and open_claims:  # the hand ended: did its claims come true?
                 final = list(state.results[-1].tricks)
                 for k, claim, hand, expected in open_claims:
                     if hand == before and final[claim.seat] != expected:
                         raise RecordError(
-                            f"seat {claim.seat} claimed {claim.tricks} of the tricks left but ended with "
+                            f"{seat_words(f'seat {claim.seat}', self.seats)} claimed {claim.tricks} of the "
+                            "tricks left but ended with "
                             f"{final[claim.seat]} tricks, not {expected}",
                             line=self._claim_line(k),
                             hand=before + 1,
@@ -138,7 +144,7 @@ class Record:
             )
         if complete and state.phase is not Phase.OVER:
             raise RecordError(
-                f"the record stops before the match is over ({describe_next(state)})",
+                f"the record stops before the match is over: it waits for {describe_next(state, self.seats)}",
                 hand=state.hand_number + 1,
                 action=len(self.actions),
             )
@@ -154,8 +160,28 @@ def _one_line(text: str) -> bool:
     return len(text.splitlines()) <= 1 and text == text.strip()
 
 
-def describe_next(state: GameState) -> str:
-    """A short phrase for what the match waits for."""
+_SEAT = re.compile(r"\bseat (\d+)('s)?")
+
+
+def seat_words(text: str, names: Sequence[str]) -> str:
+    """The engine's words about seats (counted from 0, as records count them)
+    said to a person: each seat by its name and its number counted from 1,
+    ``Ann (seat 1)``; ``seat 0's`` becomes ``Ann's``."""
+
+    def said(found: re.Match[str]) -> str:
+        seat, owner = int(found.group(1)), found.group(2)
+        name = names[seat] if seat < len(names) and names[seat] else ""
+        if owner:
+            return f"{name}'s" if name else f"seat {seat + 1}'s"
+        return f"{name} (seat {seat + 1})" if name else f"seat {seat + 1}"
+
+    return _SEAT.sub(said, text)
+
+
+def describe_next(state: GameState, names: Sequence[str] = ()) -> str:
+    """A short phrase for what the match waits for: with ``names``, for a
+    person (seats by name, counted from 1); without, for a developer reading
+    the engine's counts (seats counted from 0, as the engine counts them)."""
     if state.phase is Phase.DRAW:
         return "the draw for dealer"
     if state.phase is Phase.DEAL:
@@ -165,8 +191,14 @@ def describe_next(state: GameState) -> str:
     verb = {Phase.BID: "bid", Phase.TRUMP: "name trump", Phase.PLAY: "play"}[state.phase]
     waiting = actors(state)
     if state.phase is Phase.BID and len(waiting) > 1 and state.rules.bidding is Bidding.SIMULTANEOUS:
-        return f"seats {', '.join(str(s) for s in waiting)} to {verb}"
-    return f"seat {state.to_act} to {verb}"
+        if not names:
+            return f"seats {', '.join(str(s) for s in waiting)} to {verb}"
+        return f"{', '.join(seat_words(f'seat {s}', names) for s in waiting)} to {verb}"
+    return (
+        f"{seat_words(f'seat {state.to_act}', names)} to {verb}"
+        if names
+        else f"seat {state.to_act} to {verb}"
+    )
 
 
 # --- Writing ---
@@ -321,7 +353,10 @@ def loads(text: str) -> Record:
                 index, _, name = rest.strip().partition(" ")
                 seat = _int(index, "the seat")
                 if seat in seats or seat != len(seats):
-                    raise ValueError(f"seats must be listed once each, in order 0, 1, 2...; got seat {seat}")
+                    raise ValueError(
+                        f"the seats are listed once each, in order from 0 as the record counts them: "
+                        f"'seat {seat}' came where 'seat {len(seats)}' was expected"
+                    )
                 seats[seat] = name.strip()
             elif verb == "claim":
                 words = rest.split()
