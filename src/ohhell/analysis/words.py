@@ -17,6 +17,25 @@ from .model import Advice, Decision, Position, Review, SeatSummary
 
 _KIND_VERB = {"bid": "bid", "trump": "named trump", "play": "played"}
 
+YOU = "You"
+"""The name ``ohhell play`` gives the person: said as "you", "your", "yours"."""
+
+
+def whose(name: str, *, start: bool = False) -> str:
+    """``Ann's``; for the person named You, ``your`` (``Your`` at the start)."""
+    if name == YOU:
+        return "Your" if start else "your"
+    return f"{name}'s"
+
+
+def whom(name: str) -> str:
+    """``Ann``; for the person named You, ``you`` (after a verb)."""
+    return "you" if name == YOU else name
+
+
+def _theirs(name: str) -> str:
+    return "yours" if name == YOU else f"{name}'s"
+
 
 def points(x: float) -> str:
     """``14 points``, ``1 point``, ``0 points``: a total a person reads.
@@ -52,9 +71,8 @@ def seat_sentence(summary: SeatSummary, hands: int = 1) -> str:
     if luck < 0:
         return f"{name} lost {lost} to mistakes and {-luck} to the cards."
     if luck > 0:
-        return (
-            f"{name} lost {lost} to mistakes; the cards gave {name} {points(luck)} more than an average seat."
-        )
+        gave = f"the cards gave {whom(name)} {points(luck)} more than an average seat"
+        return f"{name} lost {lost} to mistakes; {gave}."
     return f"{name} lost {lost} to mistakes; the cards were worth what an average seat's were."
 
 
@@ -79,19 +97,19 @@ def gap_lines(gap: Gap, names: Sequence[str]) -> list[str]:
         head = f"{a} and {b} scored the same."
     else:
         where = "behind" if gap.score < 0 else "ahead of"
-        head = f"{a} finished {points(abs(gap.score))} {where} {b}:"
+        head = f"{a} finished {points(abs(gap.score))} {where} {whom(b)}:"
     luck, loss, rest = round(gap.luck), round(-gap.loss), round(gap.rest)
     cards = (
-        f"{a}'s cards were worth {abs(luck)} more than {b}'s"
+        f"{whose(a, start=True)} cards were worth {abs(luck)} more than {_theirs(b)}"
         if luck > 0
-        else f"{b}'s cards were worth {abs(luck)} more than {a}'s"
+        else f"{whose(b, start=True)} cards were worth {abs(luck)} more than {_theirs(a)}"
         if luck < 0
         else "the cards were worth about the same"
     )
     decided = (
-        f"{b} lost {abs(loss)} more than {a} to decisions"
+        f"{b} lost {abs(loss)} more than {whom(a)} to decisions"
         if loss > 0
-        else f"{a} lost {abs(loss)} more than {b} to decisions"
+        else f"{a} lost {abs(loss)} more than {whom(b)} to decisions"
         if loss < 0
         else "both lost about the same to decisions"
     )
@@ -175,12 +193,12 @@ def position_lines(p: Position, names: Sequence[str], you: bool = True) -> list[
             f"Trick {len(p.tricks) + 1} so far: " + ", ".join(f"{who(s)} {c}" for s, c in p.trick) + "."
         )
     own = p.hands[me]
-    whose = "Your" if you else f"{names[me]}'s"
+    owner = "Your" if you else whose(names[me], start=True)
     if own is not None:
-        out.append(f"{whose} cards: {hand_words([Card.parse(c) for c in own])}.")
+        out.append(f"{owner} cards: {hand_words([Card.parse(c) for c in own])}.")
     else:  # a blind hand: every card but one's own in sight
         others = "; ".join(f"{names[s]} {', '.join(h)}" for s, h in enumerate(p.hands) if h is not None)
-        out.append(f"{whose} own card is hidden; in sight: {others}.")
+        out.append(f"{owner} own card is hidden; in sight: {others}.")
     if p.phase == "bid" and p.forbidden_bid is not None:
         out.append(f"The hook forbids a bid of {p.forbidden_bid}.")
     out.append(f"Choices: {' '.join(p.legal)}.")
@@ -227,7 +245,7 @@ def verdict_lines(d: Decision, answer: str, answers: Sequence[str], names: Seque
         out.append(f"The best is {d.best}, {best:.1f} expected{also}.")
     if played is not None:
         out.append(
-            f"In the match {names[d.seat]} chose {d.chosen}: {played:.1f} expected, {d.loss:.1f} lost."
+            f"In the match {whom(names[d.seat])} chose {d.chosen}: {played:.1f} expected, {d.loss:.1f} lost."
         )
     return out
 
@@ -244,4 +262,6 @@ __all__ = [
     "seat_sentence",
     "summary_lines",
     "verdict_lines",
+    "whom",
+    "whose",
 ]
