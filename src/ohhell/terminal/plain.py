@@ -213,13 +213,12 @@ class PlainUI:
                     self.show_event(s.step())
         except _Stop as stop:
             s.save()
-            if str(stop) == "refused":
-                self.say(
-                    "",
+            if str(stop) == "refused":  # said on stderr, as the end of the input is
+                self.err.write(
                     f"Stopped: {MAX_ANSWERS} answers in a row made no choice, and the input is not "
-                    f"a terminal. The match is saved in {s.save_path}.",
-                    f"To continue it: {self._resume()}",
+                    f"a terminal. The match is saved in {s.save_path}.\nTo continue it: {self._resume()}\n"
                 )
+                self.err.flush()
                 return 1
             lines = (f"the match is saved in {s.save_path}.", f"To continue it: {self._resume()}")
             if str(stop) == "eof":  # stdout keeps the game alone: the stop is said on stderr
