@@ -313,7 +313,7 @@ def test_hint_rules_and_score_sheet(tmp_path: Path) -> None:
             await settle(pilot, app)
             assert isinstance(app.screen, RulesScreen)
             text = screen_text(app)
-            assert "Rules: okenuff rules" in text and "highest bidder names a trump suit" in text
+            assert "Rules: Okenuff's rules" in text and "highest bidder names a trump suit" in text
             await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, RulesScreen)

@@ -324,7 +324,7 @@ def test_commands_hint_rules_score_sheet_and_help(tmp_path: Path) -> None:
     assert code == 0
     assert "Hint: the expert would bid" in text and "Hint: the expert would play the" in text
     assert "Hint: the expert would name" in text
-    assert "Rules: okenuff rules, 4 players (hand sizes: 3,2)." in text
+    assert "Rules: Okenuff's rules, 4 players (hand sizes: 3,2)." in text
     assert "The highest bidder names a trump suit" in text or "names a trump suit or no trump" in text
     assert "Score sheet:\nNo hand has been finished yet." in text
     assert "Score sheet:\nHand 1 (3 cards" in text

@@ -38,8 +38,8 @@ def add_parser(sub: Any) -> None:
         "play",
         help="play a match against bots in the terminal",
         description=(
-            "Play Oh Hell against bots: 4 players, pagat rules and intermediate bots unless told "
-            "otherwise. The match is saved after every move; --resume continues it, and when an "
+            "Play Oh Hell against bots: 4 players, Pagat's rules (--preset pagat) and intermediate bots "
+            "unless told otherwise. The match is saved after every move; --resume continues it, and when an "
             "unfinished match is saved, ohhell play asks whether to resume it. Seats are counted "
             "clockwise from 1."
         ),
