@@ -96,14 +96,16 @@ class OhHellApp(App[str]):
     ENABLE_COMMAND_PALETTE = False
     CSS = CSS
     BINDINGS: ClassVar[list[BindingType]] = [
+        # The footer shows these in this order and cuts the last in a narrow
+        # window: the way out first, the keys said elsewhere too (o) last.
+        Binding("q", "save_quit", "Save & quit"),
         Binding("h", "hint", "Hint"),
         Binding(CLAIM_KEY, "claim", "Claim"),
-        Binding(FORCED_KEY, "forced", "Forced cards"),
-        Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("s", "scores", "Scores"),
         Binding("l", "log", "Log"),
+        Binding("question_mark", "rules", "Rules", key_display="?"),
+        Binding(FORCED_KEY, "forced", "Forced cards"),
         Binding("escape", "close_log", show=False),
-        Binding("q", "save_quit", "Save & quit"),
         Binding("enter", "confirm", "OK"),
         Binding("space", "confirm", show=False),
         Binding("left", "move(-1)", show=False),
