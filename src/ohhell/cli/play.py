@@ -396,9 +396,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _error_words(err: Exception) -> str:
-    if isinstance(err, OSError) and not isinstance(err, SessionError):
+    """One line: a SessionError says what and why; an OSError here comes from
+    writing the save or its lock (a saved match that cannot be read is a
+    SessionError)."""
+    if isinstance(err, OSError):
         where = f" {err.filename}" if err.filename else ""
-        return f"cannot read{where}: {err.strerror or err}"
+        return f"cannot write{where}: {err.strerror or err}"
     return str(err)
 
 

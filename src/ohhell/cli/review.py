@@ -30,6 +30,14 @@ def cmd_review(args: argparse.Namespace) -> int:
     # The analysis (and the bots under it) load only when the command runs.
     from ..analysis import Budget, Progress, Thresholds, cache_path, load_cached, review_file
 
+    # The options first: a mistyped one is said before the record is read.
+    if not 0 < args.budget <= 16:
+        print("ohhell review: --budget is a share of the default, above 0 and at most 16", file=sys.stderr)
+        return 2
+    budget = Budget() if args.budget == 1.0 else Budget.scaled(args.budget)
+    if args.jobs < 1:
+        print("ohhell review: --jobs takes 1 or more worker processes", file=sys.stderr)
+        return 2
     try:
         record = load(args.file)
         record.replay()
@@ -38,13 +46,6 @@ def cmd_review(args: argparse.Namespace) -> int:
         return 2
     except RecordError as err:
         print(f"ohhell review: {args.file}: {err}", file=sys.stderr)
-        return 2
-    if not 0 < args.budget <= 16:
-        print("ohhell review: --budget is a share of the default, above 0 and at most 16", file=sys.stderr)
-        return 2
-    budget = Budget() if args.budget == 1.0 else Budget.scaled(args.budget)
-    if args.jobs < 1:
-        print("ohhell review: --jobs takes 1 or more worker processes", file=sys.stderr)
         return 2
     seat: int | None = None
     if args.seat is not None:
