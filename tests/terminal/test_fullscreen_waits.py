@@ -41,7 +41,7 @@ async def press_only_bids_and_cards(pilot: Any, app: OhHellApp, seen: set[str], 
         await pilot.pause(0.05)
         text = screen_text(app)
         if isinstance(app.screen, ScoreScreen):
-            said = r"The (next hand|final standings) in \d s: press any key or click to go on now"
+            said = r"The (next hand|final standings) in \d s\. Any key goes on now; q saves and quits\."
             if re.search(said, text):
                 seen.add("sheet countdown")
             continue

@@ -74,7 +74,7 @@ class ScoreScreen(ModalScreen[None]):
         if self.wait is None:
             return Text("Press Enter or click to continue.", style="dim")
         return Text(
-            f"{self.then} in {self.left} s: press any key or click to go on now, q to save and quit.",
+            f"{self.then} in {self.left} s. Any key goes on now; q saves and quits.",
             style="bold",
         )
 
