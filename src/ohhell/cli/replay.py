@@ -9,20 +9,19 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import (
+    Deal,
     GameState,
     HandResult,
     Phase,
+    Play,
     Record,
     RecordError,
     Scoring,
-    apply,
     legal_actions,
     load,
-    new_game,
     settlement_net,
     sides,
     standings,
-    tricks_left,
 )
 from ..describe import plural
 from .common import command_parser, examples
@@ -44,25 +43,21 @@ def _trump_text(result: HandResult, names: Sequence[str]) -> str:
 def claims_by_hand(record: Record) -> dict[int, list[dict[str, int]]]:
     """Each claim of the record where it was made: by hand (from 1), the
     claimer's seat, the tricks claimed, the tricks left then and the trick
-    (from 1) it came before. The record's later plays are the cards played
-    out as claimed; the claim itself is said only here."""
-    pending = sorted(record.claims, key=lambda c: c.at)
+    (from 1) it came before. Counted from the record's actions (its deals and
+    plays; the record was replayed, so they are legal): the later plays are the
+    cards played out as claimed, and the claim itself is said only here."""
+    players = record.rules.players
     out: dict[int, list[dict[str, int]]] = {}
-    state = new_game(record.rules)
-    for i in range(len(record.actions) + 1):
-        while pending and pending[0].at == i:
-            claim = pending.pop(0)
-            left = tricks_left(state)
-            out.setdefault(state.hand_number + 1, []).append(
-                {
-                    "seat": claim.seat,
-                    "tricks": claim.tricks,
-                    "left": left,
-                    "trick": state.hand_size - left + 1,
-                }
-            )
-        if i < len(record.actions):
-            apply(state, record.actions[i])
+    for claim in sorted(record.claims, key=lambda c: c.at):
+        before = record.actions[: claim.at]
+        deals = [(i, a) for i, a in enumerate(before) if isinstance(a, Deal)]
+        if not deals:
+            continue
+        start, deal = deals[-1]
+        played = sum(isinstance(a, Play) for a in before[start:]) // players
+        left = len(deal.hands[0]) - played
+        said = {"seat": claim.seat, "tricks": claim.tricks, "left": left, "trick": played + 1}
+        out.setdefault(len(deals), []).append(said)
     return out
 
 

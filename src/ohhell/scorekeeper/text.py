@@ -26,9 +26,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from .. import Scoring, TrumpMode
+from .. import Scoring, TrumpMode, read_text
 from ..describe import parse_seat, plural, rule_options_for_people
-from ..textfile import read_text
 from .hands import HandView, ScoreError, parse_trump
 from .model import ScoreGame
 
