@@ -53,7 +53,18 @@ from .hand import (
     trump_namer,
 )
 from .match import CHANGE_GRACE, Chance, Event, Match, Player, Waiting, seeded_chance
-from .record import Record, RecordError, dump, dumps, format_action, load, loads, parse_action
+from .record import (
+    NotTextError,
+    Record,
+    RecordError,
+    dump,
+    dumps,
+    format_action,
+    load,
+    loads,
+    parse_action,
+    read_text,
+)
 from .rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -130,6 +141,7 @@ __all__ = [
     "IllegalActionError",
     "Match",
     "NameTrump",
+    "NotTextError",
     "Observation",
     "Phase",
     "Play",
@@ -190,6 +202,7 @@ __all__ = [
     "parse_cards",
     "parse_option",
     "plan_hand",
+    "read_text",
     "sample_hands",
     "sample_world",
     "score_hand",

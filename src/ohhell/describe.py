@@ -44,7 +44,7 @@ from . import (
     TrumpMode,
 )
 from . import Sequence as HandSequence
-from .rules import OPTION_WORDS
+from .rules import OPTION_WORDS, PRESET_TITLES
 
 SUIT_ORDER: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """How hands are shown: black and red suits alternate."""
@@ -577,13 +577,14 @@ def _first_dealer_words(seat: int, names: Sequence[str] | None, you: int | None)
 
 
 def rules_title(rules: Rules, names: Sequence[str] | None = None, you: int | None = None) -> str:
-    """``pagat rules, 4 players``, or the nearest preset and the options changed,
-    in words: ``pagat rules, 4 players (hook: no); Bob deals first``. Seats in
+    """``Pagat's rules, 4 players``, or the nearest preset and the options changed,
+    in words: ``Pagat's rules, 4 players (hook: no); Bob deals first``. The
+    preset by its name for people (``PRESET_TITLES``, as the web page shows it). Seats in
     the options (first dealer, teams) are named, or numbered from 1; the
     reader's own seat (``you``) is "you".
 
     >>> rules_title(PRESETS["pagat"].replace(hook=False, first_dealer=1), ["Ann", "Bob", "Cid", "Dee"], you=0)
-    'pagat rules, 4 players (hook: no); Bob deals first'
+    "Pagat's rules, 4 players (hook: no); Bob deals first"
     """
     name = min(PRESETS, key=lambda p: len(rules.differences(PRESETS[p])))
     shown = None if names is None else [("you" if s == you else n) for s, n in enumerate(names)]
@@ -602,7 +603,7 @@ def rules_title(rules: Rules, names: Sequence[str] | None = None, you: int | Non
             value = " against ".join(and_list([shown[s] for s in team]) for team in rules.teams)
         parts.append(f"{words}: {value}")
     extra = f" ({'; '.join(parts)})" if parts else ""
-    return f"{name} rules, {rules.players} players{extra}{dealer}"
+    return f"{PRESET_TITLES.get(name, name)}, {rules.players} players{extra}{dealer}"
 
 
 def and_list(words: Sequence[str]) -> str:

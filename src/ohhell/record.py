@@ -15,7 +15,8 @@ docs/record-format.md for the format.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .actions import Action, Bid, ChangeBid, Deal, DrawForDealer, NameTrump, Play
@@ -106,7 +107,7 @@ class Record:
                     check_claim(state, claim.seat, claim.tricks)
                 except IllegalActionError as err:
                     raise RecordError(
-                        str(err), line=self._claim_line(k), hand=state.hand_number + 1
+                        seat_words(str(err), self.seats), line=self._claim_line(k), hand=state.hand_number + 1
                     ) from None
                 open_claims.append((k, claim, state.hand_number, state.taken[claim.seat] + claim.tricks))
             if i == len(self.actions):
@@ -118,14 +119,19 @@ class Record:
             except IllegalActionError as err:
                 line = self.lines[i] if i < len(self.lines) else None
                 raise RecordError(
-                    str(err), line=line, hand=state.hand_number + 1, action=i + 1, rule=err.rule
+                    seat_words(str(err), self.seats),
+                    line=line,
+                    hand=state.hand_number + 1,
+                    action=i + 1,
+                    rule=err.rule,
                 ) from None
             if state.hand_number != before and open_claims:  # the hand ended: did its claims come true?
                 final = list(state.results[-1].tricks)
                 for k, claim, hand, expected in open_claims:
                     if hand == before and final[claim.seat] != expected:
                         raise RecordError(
-                            f"seat {claim.seat} claimed {claim.tricks} of the tricks left but ended with "
+                            f"{seat_words(f'seat {claim.seat}', self.seats)} claimed {claim.tricks} of the "
+                            "tricks left but ended with "
                             f"{final[claim.seat]} tricks, not {expected}",
                             line=self._claim_line(k),
                             hand=before + 1,
@@ -137,7 +143,7 @@ class Record:
             )
         if complete and state.phase is not Phase.OVER:
             raise RecordError(
-                f"the record stops before the match is over ({describe_next(state)})",
+                f"the record stops before the match is over: it waits for {describe_next(state, self.seats)}",
                 hand=state.hand_number + 1,
                 action=len(self.actions),
             )
@@ -153,8 +159,28 @@ def _one_line(text: str) -> bool:
     return len(text.splitlines()) <= 1 and text == text.strip()
 
 
-def describe_next(state: GameState) -> str:
-    """A short phrase for what the match waits for."""
+_SEAT = re.compile(r"\bseat (\d+)('s)?")
+
+
+def seat_words(text: str, names: Sequence[str]) -> str:
+    """The engine's words about seats (counted from 0, as records count them)
+    said to a person: each seat by its name and its number counted from 1,
+    ``Ann (seat 1)``; ``seat 0's`` becomes ``Ann's``."""
+
+    def said(found: re.Match[str]) -> str:
+        seat, owner = int(found.group(1)), found.group(2)
+        name = names[seat] if seat < len(names) and names[seat] else ""
+        if owner:
+            return f"{name}'s" if name else f"seat {seat + 1}'s"
+        return f"{name} (seat {seat + 1})" if name else f"seat {seat + 1}"
+
+    return _SEAT.sub(said, text)
+
+
+def describe_next(state: GameState, names: Sequence[str] = ()) -> str:
+    """A short phrase for what the match waits for: with ``names``, for a
+    person (seats by name, counted from 1); without, for a developer reading
+    the engine's counts (seats counted from 0, as the engine counts them)."""
     if state.phase is Phase.DRAW:
         return "the draw for dealer"
     if state.phase is Phase.DEAL:
@@ -164,8 +190,14 @@ def describe_next(state: GameState) -> str:
     verb = {Phase.BID: "bid", Phase.TRUMP: "name trump", Phase.PLAY: "play"}[state.phase]
     waiting = actors(state)
     if state.phase is Phase.BID and len(waiting) > 1 and state.rules.bidding is Bidding.SIMULTANEOUS:
-        return f"seats {', '.join(str(s) for s in waiting)} to {verb}"
-    return f"seat {state.to_act} to {verb}"
+        if not names:
+            return f"seats {', '.join(str(s) for s in waiting)} to {verb}"
+        return f"{', '.join(seat_words(f'seat {s}', names) for s in waiting)} to {verb}"
+    return (
+        f"{seat_words(f'seat {state.to_act}', names)} to {verb}"
+        if names
+        else f"seat {state.to_act} to {verb}"
+    )
 
 
 # --- Writing ---
@@ -232,6 +264,67 @@ def dump(record: Record, path: str | os.PathLike[str]) -> None:
 
 
 # --- Reading ---
+
+# The one reader of the text files a person hands to a command (game
+# records, and score sheets through ``read_text``). A file that is not UTF-8
+# text (an image, a compressed file, text saved in another encoding) or is far
+# larger than any record is refused with ``NotTextError``, an ``OSError``:
+# every command already says "cannot read FILE: why" in one line for a file it
+# cannot open, and this is one more such file. The words say what the file
+# seems to be, so a person who gave the wrong file sees which one.
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Far above the longest record or sheet (a 1,000-hand match is under 1 MB);
+a larger file is not one of ours, and is not read into memory."""
+
+# The first bytes of common files that are not text, and what to call them.
+_SIGNATURES = (
+    (b"\x1f\x8b", "a gzip-compressed file"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"%PDF", "a PDF document"),
+    (b"PK\x03\x04", "a zip archive"),
+    (b"BZh", "a bzip2-compressed file"),
+    (b"\xfd7zXZ\x00", "an xz-compressed file"),
+    (b"\x28\xb5\x2f\xfd", "a zstd-compressed file"),
+    (b"\x7fELF", "a program"),
+)
+
+
+class NotTextError(OSError):
+    """A file that is not UTF-8 text; ``strerror`` says what it seems to be
+    and what was expected, in one line."""
+
+    def __init__(self, path: str | os.PathLike[str], why: str) -> None:
+        super().__init__(None, why, os.fspath(path))
+
+
+def read_text(path: str | os.PathLike[str], what: str) -> str:
+    """The text of the file at ``path``, which should hold ``what`` (say "a
+    game record"); raise ``OSError`` when it cannot be opened and
+    ``NotTextError`` when it is not UTF-8 text."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise NotTextError(
+            path, f"the file is over {MAX_FILE_BYTES // (1024 * 1024)} MB: too large to be {what}"
+        )
+    kind = next((name for magic, name in _SIGNATURES if data.startswith(magic)), None)
+    if kind is not None:
+        raise NotTextError(path, f"this is {kind}, not {what} (which is text)")
+    if b"\x00" in data:
+        raise NotTextError(path, f"this is a binary file, not {what} (which is text)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise NotTextError(
+            path,
+            f"line {line} is not UTF-8 text (byte 0x{data[err.start]:02x}): {what} is UTF-8 text; "
+            "save it as UTF-8 and try again",
+        ) from None
+    return text.removeprefix("\ufeff")  # a byte order mark some editors write
 
 
 def _int(word: str, what: str) -> int:
@@ -320,7 +413,10 @@ def loads(text: str) -> Record:
                 index, _, name = rest.strip().partition(" ")
                 seat = _int(index, "the seat")
                 if seat in seats or seat != len(seats):
-                    raise ValueError(f"seats must be listed once each, in order 0, 1, 2...; got seat {seat}")
+                    raise ValueError(
+                        f"the seats are listed once each, in order from 0 as the record counts them: "
+                        f"'seat {seat}' came where 'seat {len(seats)}' was expected"
+                    )
                 seats[seat] = name.strip()
             elif verb == "claim":
                 words = rest.split()
@@ -356,6 +452,6 @@ def loads(text: str) -> Record:
 
 
 def load(path: str | os.PathLike[str]) -> Record:
-    """Read a record file (see ``loads``)."""
-    with open(path, encoding="utf-8") as f:
-        return loads(f.read())
+    """Read a record file (see ``loads``); a file that is not text raises
+    ``NotTextError`` (an ``OSError``, like a file that cannot be opened)."""
+    return loads(read_text(path, "a game record"))

@@ -11,6 +11,7 @@ import importlib.util
 import math
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -170,10 +171,29 @@ def test_the_wait_for_a_bid_change_is_an_option(
     assert parser.parse_args(["play"]).bid_change_wait == 3.0
     monkeypatch.setenv("OHHELL_HOME", str(tmp_path))
     args = parser.parse_args(["play", "--bid-change-wait", "10", "--new", "--seed", "1"])
-    assert _session(args)[0].match.change_grace == 10
+    started = _session(args)
+    assert started is not None and started[0].match.change_grace == 10
+    started[1].release()  # the save is let go, as when the match closes
     args = parser.parse_args(["play", "--resume", "--bid-change-wait", "0"])
-    assert _session(args)[0].match.change_grace == 0
+    started = _session(args)
+    assert started is not None and started[0].match.change_grace == 0
+    started[1].release()
     for bad in ("-1", "soon", "nan"):
         with pytest.raises(SystemExit):
             parser.parse_args(["play", "--bid-change-wait", bad])
         assert "--bid-change-wait" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="the chart needs matplotlib")
+def test_the_chart_counts_deals_in_whole_numbers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import matplotlib.pyplot as plt
+
+    drawn: list[Any] = []
+    close = plt.close
+    monkeypatch.setattr(plt, "close", lambda fig: (drawn.append(fig), close(fig)))
+    argv = ["tournament", "--bots", "random,random", "--deals", "3", "--hand-sizes", "1", "--quiet"]
+    assert main([*argv, "--plot", str(tmp_path / "chart.png")]) == 0
+    race = drawn[0].axes[2]
+    low, high = race.get_xlim()
+    ticks = [t for t in race.get_xticks() if low <= t <= high]
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks  # no deal 1.5 or 2.5

@@ -3,6 +3,7 @@ and its mistakes played as puzzles from standard input."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ohhell import Bid, Record, dump
+from ohhell import Bid, Card, Play, Record, dump
 from ohhell.cli import main
 from review_support import bot_match, deal, short_rules
 
@@ -162,3 +163,77 @@ def test_the_ohhell_command_reviews_a_match_in_the_terminal(record_file: Path) -
     )
     assert done.returncode == 0, done.stderr
     assert "lost " in done.stdout and "reviewed hand 2 of 2" in done.stderr
+
+
+def you_blunder_record() -> Record:
+    """A record of ``ohhell play`` (the person named You), stopped at a blunder:
+    you bid 0 and win the trick with the ace of hearts; the 4 keeps your bid."""
+    rules = short_rules((2,))
+    cards = [Play(1, Card.parse("2H")), Play(2, Card.parse("3H")), Play(3, Card.parse("5H"))]
+    actions = [deal(["AH 4H", "2H 5C", "3H 6C", "5H 7C"], "2S"), Bid(1, 0), Bid(2, 0), Bid(3, 0), Bid(0, 0)]
+    return Record(rules, ("You", "Bob", "Cid", "Dee"), (*actions, *cards, Play(0, Card.parse("AH"))))
+
+
+def you_blunder(path: Path) -> None:
+    dump(you_blunder_record(), path)
+
+
+def test_the_person_named_you_is_said_as_you(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "you.ohr"
+    you_blunder(path)
+    code, out, _ = run(capsys, "review", str(path), *QUICK)
+    assert code == 0 and "Your marked decisions:" in out
+    assert "You's" not in out and "gave You" not in out and "than You" not in out
+
+
+@pytest.mark.parametrize("answer", ["four of hearts", " 4h ", "Four Of  Hearts", "4 H"])
+def test_a_puzzle_takes_a_card_by_its_name_or_code_in_any_case_and_spacing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, answer: str
+) -> None:
+    path = tmp_path / "you.ohr"
+    you_blunder(path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"queen of hearts\n{answer}\n"))
+    code, out, _ = run(capsys, "review", str(path), *QUICK, "--puzzles")
+    assert code == 0 and "Puzzle 1 of 1 (your position):" in out
+    assert "That is not one of the choices: AH 4H." in out  # the queen is not in the hand
+    assert "Right: 4H is the best choice." in out and "1 of 1 right." in out
+    assert "add --puzzles to play them" not in out  # they follow
+
+
+@pytest.mark.parametrize("typed", ["q\n", "Q\n", "quit\n"])
+def test_the_puzzles_can_be_left(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, typed: str
+) -> None:
+    path = tmp_path / "you.ohr"
+    you_blunder(path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed + "4H\n"))
+    code, out, _ = run(capsys, "review", str(path), *QUICK, "--puzzles")
+    assert code == 0 and "q, or two empty lines in a row, leaves the puzzles" in out
+    assert "You left the puzzles: 0 of 0 right." in out and "Right:" not in out
+
+
+def test_two_empty_lines_leave_the_puzzles() -> None:
+    from ohhell.analysis import Budget, review_record
+    from ohhell.cli.review import play_puzzles
+
+    review = review_record(you_blunder_record(), seed=1, budget=Budget.scaled(0.03), seats=[0])
+    twice = dataclasses.replace(review, puzzles=(review.puzzles[0], review.puzzles[0]))  # two puzzles
+    out = io.StringIO()
+    right = play_puzzles(twice, [0], io.StringIO("\n\n4H\n"), out)
+    text = out.getvalue()
+    assert right == 0 and "Puzzle 2 of 2" in text and "Skipped (an empty line again leaves" in text
+    assert "You left the puzzles: 0 of 0 right." in text and "Right:" not in text
+
+
+def test_a_cached_review_says_nothing_of_minutes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "you.ohr"
+    you_blunder(path)
+    monkeypatch.setattr("ohhell.bots.accel.available", lambda: False)
+    code, _, err = run(capsys, "review", str(path), "--budget", "0.03")
+    assert code == 0 and "this review may take several minutes" in err
+    assert "python3 -m pip install -e '.[fast]'" in err  # as the README says it
+    for seat in ([], ["--seat", "Bob"]):  # the whole review serves one seat too
+        code, _, err = run(capsys, "review", str(path), "--budget", "0.03", *seat)
+        assert code == 0 and "minutes" not in err and "reviewed hand" not in err

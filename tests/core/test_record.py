@@ -278,7 +278,10 @@ def test_an_illegal_play_is_refused_on_replay_with_line_hand_action_and_rule() -
     # Actions: deal, bid, change, bid, bid, bid, play, play, then this play: the 9th.
     assert (err.line, err.hand, err.action) == (line, 1, 9)
     assert str(err).startswith(f"line {line}, hand 1, action 9: ")
-    assert "must follow spades" in str(err) and "seat 0" in str(err) and err.rule == "R-FOLLOW"
+    # Said to a person: the player by name, seats counted from 1 (the record counts from 0).
+    assert (
+        "Ann (seat 1) must follow spades" in str(err) and "seat 0" not in str(err) and err.rule == "R-FOLLOW"
+    )
 
 
 def test_the_hook_is_enforced_on_replay() -> None:
@@ -287,7 +290,7 @@ def test_the_hook_is_enforced_on_replay() -> None:
     with pytest.raises(RecordError) as info:
         loads(bad).replay()
     assert (info.value.line, info.value.hand, info.value.action) == (line_of(text, "bid 1 0"), 1, 6)
-    assert "the hook forbids seat 1 to bid 1" in str(info.value) and info.value.rule == "R-HOOK"
+    assert "the hook forbids Bob (seat 2) to bid 1" in str(info.value) and info.value.rule == "R-HOOK"
 
 
 def test_an_illegal_action_in_a_later_hand_names_that_hand() -> None:
@@ -318,7 +321,7 @@ def test_a_record_that_stops_mid_match_is_refused_only_when_complete_is_asked() 
     assert state.trick == [Card.parse("10S"), Card.parse("JD"), Card.parse("AS")]
     with pytest.raises(RecordError) as info:
         partial.replay(complete=True)
-    assert "stops before the match is over" in str(info.value) and "seat 1 to play" in str(info.value)
+    assert "stops before the match is over" in str(info.value) and "Bob (seat 2) to play" in str(info.value)
     assert info.value.hand == 1 and info.value.action == 9
 
 

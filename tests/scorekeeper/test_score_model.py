@@ -72,7 +72,7 @@ def test_first_dealer_from_the_rules_or_given() -> None:
     assert ScoreGame(COMMON, NAMES4).first_dealer == 0
     with refused_by("R-DEALER-DRAW", ScoreError):
         ScoreGame(PAGAT, NAMES4)
-    with pytest.raises(ScoreError, match="seat from 0 to 3"):
+    with pytest.raises(ScoreError, match="seat from 1 to 4, not 5"):  # seats said from 1
         ScoreGame(PAGAT, NAMES4, first_dealer=4)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -166,6 +167,9 @@ def test_the_line_mode_takes_claim_none_at_the_card_prompt(tmp_path: Path) -> No
         in text
     )
     assert text.count("You play ") == 3 and text.count("Your card:") == 1
+    # One claim a hand is said where the claim is offered, before it is made.
+    offered = "Or claim tricks: claim all, claim none or claim a number. One claim a hand:"
+    assert offered in text and text.index(offered) < text.index("Your card: claim none")
     assert session.state.results[-1].tricks[0] == 0
     assert load(tmp_path / "m.ohr").claims == (Claim(0, 0, 4),)
 
@@ -176,6 +180,7 @@ def test_the_line_mode_says_the_claim_is_refused(tmp_path: Path) -> None:
     PlainUI(session, io.StringIO("claim all\nclaim 7\n"), out, io.StringIO(), echo=True).run()
     text = out.getvalue()
     assert "your claim is refused; play on." in text
+    assert text.count("One claim a hand") == 1  # offered once a hand, not again after the refusal
     assert "Not allowed: A claim is for 0 to 2 of the tricks left, not 7." in text
     assert session.claims == [] and session.next() is Next.HUMAN
 
@@ -198,7 +203,10 @@ def test_the_full_screen_claim_key(tmp_path: Path) -> None:
             await pilot.pause()
             assert isinstance(app.screen, ClaimScreen)
             question = app.screen.query_one("#claim-question", Static).content
-            assert str(question) == "Claim how many of the 3 tricks left? (digits, a for all, 0 for none)"
+            assert str(question) == (
+                "Claim how many of the 3 tricks left? (digits, a for all, 0 for none) "
+                "One claim a hand: if it is refused, you play the hand on."
+            )
             await pilot.press("0")
             for _ in range(200):
                 await pilot.pause(0.01)
@@ -283,3 +291,28 @@ def test_one_claim_a_hand_and_no_card_of_yours_while_your_claim_stands() -> None
             session.claim(0)
         return
     raise AssertionError("no deal in 60 gave a certain claim")
+
+
+def test_ohhell_replay_says_each_claim_where_it_was_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ohhell.cli import main
+
+    path = tmp_path / "m.ohr"
+    session = session_over(in_play(LOW, bids=(0, 1, 1)), path)
+    assert session.claim(0).accepted  # none of the 3 tricks left: certain from the cards
+    while not session.is_over:
+        session.step()
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    said = "  At trick 1, You claim none of the 3 tricks left; the cards were played out as claimed."
+    assert said in out.splitlines()
+    assert out.index("Hand 1:") < out.index(said)
+    # Under another name, as any record says it; and in --json, where it happened.
+    text = path.read_text(encoding="utf-8").replace("seat 0 You", "seat 0 Cleo")
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    assert "At trick 1, Cleo claims none of the 3 tricks left;" in capsys.readouterr().out
+    assert main(["replay", str(path), "--json"]) == 0
+    hand = json.loads(capsys.readouterr().out)["hands"][0]
+    assert hand["claims"] == [{"seat": 0, "tricks": 0, "left": 3, "trick": 1}]

@@ -313,7 +313,7 @@ def test_hint_rules_and_score_sheet(tmp_path: Path) -> None:
             await settle(pilot, app)
             assert isinstance(app.screen, RulesScreen)
             text = screen_text(app)
-            assert "Rules: okenuff rules" in text and "highest bidder names a trump suit" in text
+            assert "Rules: Okenuff's rules" in text and "highest bidder names a trump suit" in text
             await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, RulesScreen)
@@ -374,6 +374,10 @@ def test_quit_then_resume_ends_as_an_uninterrupted_match(tmp_path: Path) -> None
     async def rest() -> None:
         async with second.run_test(size=SIZE) as pilot:
             await settle(pilot, second)
+            for _ in range(200):  # the log is drawn a moment after the table
+                if "Resumed from" in screen_text(second):
+                    break
+                await pilot.pause(0.05)
             assert "Resumed from" in screen_text(second)
             await play_through(pilot, second)
 
@@ -663,10 +667,11 @@ def test_the_turn_marker_shows_the_next_bidder_counting_down_while_you_may_chang
             await settle(pilot, app)
             assert app.mode() == "change" and marked() == ["Ada"]  # Ada bids next and waits
             text = screen_text(app)
-            assert (
-                "You bid 1. Ada bids in 3 s: press a digit to change your bid, Enter to let Ada bid now"
-                in text
+            # The count shown depends on how soon the screen is drawn: 3 s, or less on a busy machine.
+            said = (
+                r"You bid 1\. Ada bids in [123] s: press a digit to change your bid, Enter to let Ada bid now"
             )
+            assert re.search(said, text), text
             await pilot.pause(0.7)
             assert "Ada bids in 2 s" in screen_text(app)  # counting down, by itself
             start = time.monotonic()
@@ -692,7 +697,8 @@ def test_a_newcomer_plays_a_whole_default_match_with_bids_and_cards_only(tmp_pat
         async with app.run_test(size=SIZE) as pilot:
             start = time.monotonic()
             while not isinstance(app.screen, FinalScreen):
-                assert time.monotonic() - start < 60, f"stuck in mode {app.mode()} after {pressed[-5:]}"
+                # Generous: a whole match of 19 hands on a busy machine; a stuck one never ends.
+                assert time.monotonic() - start < 300, f"stuck in mode {app.mode()} after {pressed[-5:]}"
                 await settle(pilot, app)
                 if isinstance(app.screen, ScoreScreen):  # "Press Enter or click to continue."
                     await pilot.press("enter")

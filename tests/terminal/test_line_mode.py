@@ -324,7 +324,7 @@ def test_commands_hint_rules_score_sheet_and_help(tmp_path: Path) -> None:
     assert code == 0
     assert "Hint: the expert would bid" in text and "Hint: the expert would play the" in text
     assert "Hint: the expert would name" in text
-    assert "Rules: okenuff rules, 4 players (hand sizes: 3,2)." in text
+    assert "Rules: Okenuff's rules, 4 players (hand sizes: 3,2)." in text
     assert "The highest bidder names a trump suit" in text or "names a trump suit or no trump" in text
     assert "Score sheet:\nNo hand has been finished yet." in text
     assert "Score sheet:\nHand 1 (3 cards" in text
@@ -609,8 +609,9 @@ def test_a_script_repeating_a_refused_answer_is_stopped_and_saved(tmp_path: Path
         [*args, "--save", str(path)], input="1\n" * 10_000, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 1, done.stderr
-    assert f"Stopped: {MAX_ANSWERS} answers in a row made no choice" in done.stdout
-    assert "ohhell play --resume" in done.stdout
+    # The stop is said on stderr: stdout keeps the game alone.
+    assert f"Stopped: {MAX_ANSWERS} answers in a row made no choice" in done.stderr
+    assert "ohhell play --resume" in done.stderr and "Stopped:" not in done.stdout
     assert done.stdout.count("You may not bid 1") <= MAX_ANSWERS  # bounded output, not a loop
     state = load(path).replay()
     assert state.phase is Phase.BID  # saved at the refused bid, every earlier action kept

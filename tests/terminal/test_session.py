@@ -22,7 +22,8 @@ from ohhell import (
     make_rules,
 )
 from ohhell.game import Action
-from ohhell.terminal.session import HUMAN, Next, Session, SessionError, default_save_path, keep_previous
+from ohhell.terminal.saves import keep_previous
+from ohhell.terminal.session import HUMAN, Next, Session, SessionError, default_save_path
 from support import refused_by
 
 SHORT = {"hand-sizes": "3,2,1"}
@@ -309,22 +310,3 @@ def test_save_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert kept.name.startswith("current-") and kept.suffix == ".ohr"
     assert load(kept).actions == tuple(session.state.log)
     assert keep_previous(default_save_path()) is None
-
-
-def test_only_the_newest_previous_matches_are_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "my-game.ohr"
-    older = [tmp_path / f"my-game-20240101-12000{k}.ohr" for k in range(6)]
-    for p in older:
-        p.write_text("old")
-    other = tmp_path / "my-game-notes.ohr"  # not one moved aside: never touched
-    other.write_text("mine")
-    stamps = iter(["20250101-120000", "20250101-120000"])
-    monkeypatch.setattr("ohhell.terminal.session._timestamp", lambda: next(stamps))
-    path.write_text("new")
-    first = keep_previous(path, keep=3)
-    path.write_text("newer")
-    second = keep_previous(path, keep=3)  # the same second: a -2 name
-    assert first is not None and second is not None and second.name == "my-game-20250101-120000-2.ohr"
-    left = {p.name for p in tmp_path.iterdir()}
-    assert left == {"my-game-20240101-120005.ohr", first.name, second.name, "my-game-notes.ohr"}
-    assert second.read_text() == "newer" and other.read_text() == "mine"

@@ -18,9 +18,9 @@ NAMES = ["Ann", "Ada", "Bruno", "Chloe"]
 
 def test_the_first_dealer_is_said_in_words_and_the_human_in_the_second_person() -> None:
     rules = PRESETS["pagat"].replace(first_dealer=0, hook=False)
-    assert rules_title(rules, NAMES, you=0) == "pagat rules, 4 players (hook: no); you deal first"
+    assert rules_title(rules, NAMES, you=0) == "Pagat's rules, 4 players (hook: no); you deal first"
     assert rules_title(rules.replace(first_dealer=2), NAMES, you=0) == (
-        "pagat rules, 4 players (hook: no); Bruno deals first"
+        "Pagat's rules, 4 players (hook: no); Bruno deals first"
     )
     assert "first-dealer" not in rules_title(rules, NAMES) and "Ann deals first" in rules_title(rules, NAMES)
     sentences = describe_rules(rules, NAMES, you=0)

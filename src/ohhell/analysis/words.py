@@ -18,6 +18,25 @@ from .model import SURE, Advice, Decision, Position, Review, SeatSummary
 
 _KIND_VERB = {"bid": "bid", "trump": "named trump", "play": "played"}
 
+YOU = "You"
+"""The name ``ohhell play`` gives the person: said as "you", "your", "yours"."""
+
+
+def whose(name: str, *, start: bool = False) -> str:
+    """``Ann's``; for the person named You, ``your`` (``Your`` at the start)."""
+    if name == YOU:
+        return "Your" if start else "your"
+    return f"{name}'s"
+
+
+def whom(name: str) -> str:
+    """``Ann``; for the person named You, ``you`` (after a verb)."""
+    return "you" if name == YOU else name
+
+
+def _theirs(name: str) -> str:
+    return "yours" if name == YOU else f"{name}'s"
+
 
 def points(x: float) -> str:
     """``14 points``, ``1 point``, ``0 points``: a total a person reads.
@@ -87,11 +106,11 @@ def luck_words(name: str, luck: float, error: float) -> str:
     amount = points(abs(luck))
     more = "more" if luck > 0 else "less"
     if round(luck) == 0:
-        return f"{name}'s cards were worth what an average seat's were ({give_or_take(error)})"
+        return f"{whose(name, start=True)} cards were worth what an average seat's were ({give_or_take(error)})"
     if _luck_clear(luck, error):
-        return f"{name}'s cards were worth {amount} {more} than an average seat's ({give_or_take(error)})"
+        return f"{whose(name, start=True)} cards were worth {amount} {more} than an average seat's ({give_or_take(error)})"
     return (
-        f"{name}'s cards were worth {amount} {more} than an average seat's, {give_or_take(error)}: "
+        f"{whose(name, start=True)} cards were worth {amount} {more} than an average seat's, {give_or_take(error)}: "
         "too little to tell from chance"
     )
 
@@ -160,21 +179,26 @@ def gap_lines(gap: Gap, names: Sequence[str]) -> list[str]:
         head = f"{a} and {b} scored the same:"
     else:
         where = "behind" if gap.score < 0 else "ahead of"
+<<<<<<< HEAD
         head = f"{a} finished {points(abs(gap.score))} {where} {b}:"
     luck, loss, rest = rounded_parts([gap.luck, -gap.loss, gap.rest], gap.score)
+=======
+        head = f"{a} finished {points(abs(gap.score))} {where} {whom(b)}:"
+    luck, loss, rest = round(gap.luck), round(-gap.loss), round(gap.rest)
+>>>>>>> term
     cards = (
-        f"{a}'s cards were worth {abs(luck)} more than {b}'s"
+        f"{whose(a, start=True)} cards were worth {abs(luck)} more than {_theirs(b)}"
         if luck > 0
-        else f"{b}'s cards were worth {abs(luck)} more than {a}'s"
+        else f"{whose(b, start=True)} cards were worth {abs(luck)} more than {_theirs(a)}"
         if luck < 0
         else "the cards were worth about the same"
     )
     cards += f" ({give_or_take(gap.luck_error)}"
     cards += ")" if _luck_clear(gap.luck, gap.luck_error) else ", too little to tell from chance)"
     decided = (
-        f"{b} lost {abs(loss)} more than {a} to decisions"
+        f"{b} lost {abs(loss)} more than {whom(a)} to decisions"
         if loss > 0
-        else f"{a} lost {abs(loss)} more than {b} to decisions"
+        else f"{a} lost {abs(loss)} more than {whom(b)} to decisions"
         if loss < 0
         else "both lost about the same to decisions"
     )
@@ -269,12 +293,12 @@ def position_lines(p: Position, names: Sequence[str], you: bool = True) -> list[
             f"Trick {len(p.tricks) + 1} so far: " + ", ".join(f"{who(s)} {c}" for s, c in p.trick) + "."
         )
     own = p.hands[me]
-    whose = "Your" if you else f"{names[me]}'s"
+    owner = "Your" if you else whose(names[me], start=True)
     if own is not None:
-        out.append(f"{whose} cards: {hand_words([Card.parse(c) for c in own])}.")
+        out.append(f"{owner} cards: {hand_words([Card.parse(c) for c in own])}.")
     else:  # a blind hand: every card but one's own in sight
         others = "; ".join(f"{names[s]} {', '.join(h)}" for s, h in enumerate(p.hands) if h is not None)
-        out.append(f"{whose} own card is hidden; in sight: {others}.")
+        out.append(f"{owner} own card is hidden; in sight: {others}.")
     if p.phase == "bid" and p.forbidden_bid is not None:
         out.append(f"The hook forbids a bid of {p.forbidden_bid}.")
     out.append(f"Choices: {' '.join(p.legal)}.")
@@ -321,8 +345,12 @@ def verdict_lines(d: Decision, answer: str, answers: Sequence[str], names: Seque
         out.append(f"The best is {d.best}, {best:.1f} expected{also}.")
     if played is not None:
         out.append(
+<<<<<<< HEAD
             f"In the match {names[d.seat]} chose {d.chosen}: {played:.1f} expected, "
             f"{d.loss:.1f} lost {give_or_take(d.error, 1)}."
+=======
+            f"In the match {whom(names[d.seat])} chose {d.chosen}: {played:.1f} expected, {d.loss:.1f} lost."
+>>>>>>> term
         )
     return out
 
@@ -345,4 +373,6 @@ __all__ = [
     "seat_sentence",
     "summary_lines",
     "verdict_lines",
+    "whom",
+    "whose",
 ]

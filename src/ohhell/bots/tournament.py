@@ -563,6 +563,9 @@ def plot_result(result: TournamentResult, path: str) -> None:
             total += x
             curve.append(total)
         race.plot(range(1, len(curve) + 1), curve, label=name)
+    from matplotlib.ticker import MaxNLocator
+
+    race.xaxis.set_major_locator(MaxNLocator(integer=True))  # deals are counted whole: no tick at 1.5
     race.set_xlabel("deals played" if not result.matches else "matches played")
     race.set_ylabel("total of the scores per hand so far")
     race.set_title("how the lead built up")

@@ -13,20 +13,15 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from .. import CHANGE_GRACE, OPTION_NAMES
+from .. import CHANGE_GRACE, OPTION_NAMES, Rules
 from ..bots import opponent_levels
 from ..describe import rules_title
-from ..terminal.session import (
-    DEFAULT_LEVEL,
-    KEEP_PREVIOUS,
-    Session,
-    SessionError,
-    default_save_path,
-    keep_previous,
-)
+from ..terminal.saves import KEEP_PREVIOUS, SaveHeldError, SaveLock, free_save, keep_previous
+from ..terminal.session import DEFAULT_LEVEL, Session, SessionError, default_save_path, seat_kinds
 from ..terminal.settings import forced_cards_remembered, remember_forced_cards, settings_path
 from ..terminal.you_words import standings_for_you
 
@@ -43,8 +38,8 @@ def add_parser(sub: Any) -> None:
         "play",
         help="play a match against bots in the terminal",
         description=(
-            "Play Oh Hell against bots: 4 players, pagat rules and intermediate bots unless told "
-            "otherwise. The match is saved after every move; --resume continues it, and when an "
+            "Play Oh Hell against bots: 4 players, Pagat's rules (--preset pagat) and intermediate bots "
+            "unless told otherwise. The match is saved after every move; --resume continues it, and when an "
             "unfinished match is saved, ohhell play asks whether to resume it. Seats are counted "
             "clockwise from 1."
         ),
@@ -95,14 +90,14 @@ def add_parser(sub: Any) -> None:
     play.add_argument("--save", metavar="FILE", help=f"save the match here (default {default_save_path()})")
     play.add_argument(
         "--think",
-        type=float,
+        type=_think,
         default=None,
         metavar="SECONDS",
         help="the expert bot's seconds per decision (default 1)",
     )
     play.add_argument(
         "--pause",
-        type=float,
+        type=_wait_seconds,
         default=0.6,
         metavar="SECONDS",
         help="full screen: seconds between bots' moves (default 0.6; 0 for none)",
@@ -161,6 +156,18 @@ def _wait_seconds(text: str) -> float:
     return value
 
 
+def _think(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds, e.g. 0.5 or 2") from None
+    if not 0 < value <= 600:  # NaN too
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the expert needs some time to think: give seconds above 0, at most 600"
+        )
+    return value
+
+
 def _trick_pause(text: str) -> float:
     if text.strip().lower() in ("key", "enter", "wait"):
         return math.inf
@@ -179,7 +186,7 @@ def _saved_match(path: Path, think: float | None, grace: float) -> Session | Non
         return None
     try:
         saved = Session.resume(path, think=think, change_grace=grace)
-    except SessionError:
+    except (SessionError, OSError):
         return None
     return None if saved.is_over else saved
 
@@ -215,15 +222,27 @@ def _ask_resume(saved: Session, inp: TextIO, out: TextIO, *, options_given: bool
     return None
 
 
-def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
+MAX_NAME = 24
+"""The longest name a player may take, as at a web table."""
+
+
+@dataclass(frozen=True)
+class _Options:
+    """``ohhell play``'s options, checked before anything is read or moved."""
+
+    rules: Rules
+    seat: int  # from 0
+    levels: list[str]
+    name: str
+    think: float | None
+
+
+def _checked_options(args: argparse.Namespace) -> _Options:
+    """Every option checked, before the saved match is touched: an option
+    error is said at once and leaves the save as it was."""
     from .common import rules_from_args
 
-    if args.resume is not None:
-        path = Path(args.resume) if args.resume else Path(args.save) if args.save else default_save_path()
-        if not path.exists():
-            raise SessionError(f"there is no saved match at {path}; start one with: ohhell play")
-        return Session.resume(path, think=args.think, change_grace=args.bid_change_wait), None
-    rules = rules_from_args(args)
+    rules = rules_from_args(args)  # RulesError: said by the command
     if args.bots and args.level:
         raise SessionError("give --bots or --level, not both")
     levels = (args.bots or args.level or DEFAULT_LEVEL).split(",")
@@ -233,7 +252,82 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
             f"--seat takes a number from 1 to {rules.players}, not {args.seat!r} "
             "(seats are counted clockwise from 1)"
         )
+    name = " ".join(args.name.split()) or "You"
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise SessionError(f"--name takes a name of at most {MAX_NAME} letters, digits or signs on one line")
+    try:
+        seat_kinds(rules.players, seat - 1, name, levels)
+    except SessionError as err:
+        raise SessionError(f"--{'bots' if args.bots else 'level'}: {err}") from None
+    return _Options(rules, seat - 1, levels, name, args.think)
+
+
+def _held_words(err: SaveHeldError) -> str:
+    words = str(err)
+    return f"{words[0].upper()}{words[1:]}, and stays as it is there."
+
+
+def _session(args: argparse.Namespace) -> tuple[Session, SaveLock, str | None] | None:
+    """The match to play, its save locked for this process, and a note to
+    show first; None when the person declined a match in another file."""
+    options = _checked_options(args)
+    if args.resume is not None:
+        path = Path(args.resume) if args.resume else Path(args.save) if args.save else default_save_path()
+        if not path.exists():
+            raise SessionError(f"there is no saved match at {path}; start one with: ohhell play")
+        try:
+            lock = SaveLock.take(path)
+        except SaveHeldError as err:
+            raise SessionError(
+                f"{err}: go on with it in that window, or start another match with: ohhell play --new"
+            ) from None
+        try:
+            return Session.resume(path, think=args.think, change_grace=args.bid_change_wait), lock, None
+        except BaseException:
+            lock.release()
+            raise
     path = Path(args.save) if args.save else default_save_path()
+    try:
+        lock = SaveLock.take(path)
+    except SaveHeldError as err:
+        # Another window plays the match saved here: a new match in a file of its own.
+        path, lock = free_save(path)
+        print(_held_words(err), file=sys.stdout)
+        if not args.new and not _ask_new(path, sys.stdin, sys.stdout):
+            lock.release()
+            return None
+    try:
+        return _start(args, options, path, lock)
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _ask_new(path: Path, inp: TextIO, out: TextIO) -> bool:
+    """Offer a new match saved in ``path``; True when accepted."""
+    for _ in range(3):
+        out.write(f"Start a new match, saved in {path}? [Y/n] ")
+        out.flush()
+        line = inp.readline()
+        if not line:
+            out.write("\n")
+            return False
+        answer = line.strip().lower()
+        if not inp.isatty():
+            out.write(answer + "\n")
+        if answer in ("", "y", "yes"):
+            return True
+        if answer in ("n", "no", "q", "quit"):
+            return False
+        print("Please answer y (a new match) or n (nothing is started).", file=out)
+    return False
+
+
+def _start(
+    args: argparse.Namespace, options: _Options, path: Path, lock: SaveLock
+) -> tuple[Session, SaveLock, str | None]:
+    """The saved match at ``path`` if the person resumes it, else a new one
+    (the saved one set aside); ``path`` is locked by this process."""
     if not args.new:
         saved = _saved_match(path, args.think, args.bid_change_wait)
         if saved is not None:
@@ -249,7 +343,7 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
             )
             answer = _ask_resume(saved, sys.stdin, sys.stdout, options_given=given)
             if answer:
-                return saved, None
+                return saved, lock, None
             if answer is None:
                 print("No answer: a new match starts.", file=sys.stdout)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -257,20 +351,20 @@ def _session(args: argparse.Namespace) -> tuple[Session, str | None]:
     note = None
     if kept is not None:
         note = (
-            f"The previous match at {path} is kept as {kept} "
-            f"(the {KEEP_PREVIOUS} newest matches set aside are kept; older ones are deleted)."
+            f"The previous match at {path} is kept as {kept} (the {KEEP_PREVIOUS} newest matches set "
+            "aside are kept, and every unfinished one; older finished ones are deleted)."
         )
     session = Session.new(
-        rules,
-        seat=seat - 1,
-        name=args.name,
-        levels=levels,
+        options.rules,
+        seat=options.seat,
+        name=options.name,
+        levels=options.levels,
         seed=args.seed,
         save_path=path,
-        think=1.0 if args.think is None else args.think,
+        think=1.0 if options.think is None else options.think,
         change_grace=args.bid_change_wait,
     )
-    return session, note
+    return session, lock, note
 
 
 def final_words(session: Session) -> str:
@@ -287,10 +381,31 @@ def final_words(session: Session) -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     try:
-        session, note = _session(args)
-    except SessionError as err:
-        print(f"ohhell play: {err}", file=sys.stderr)
+        started = _session(args)
+    except (SessionError, OSError) as err:
+        print(f"ohhell play: {_error_words(err)}", file=sys.stderr)
         return 2
+    if started is None:
+        print("Nothing was started.", file=sys.stdout)
+        return 1
+    session, lock, note = started
+    try:
+        return _play(args, session, note)
+    finally:
+        lock.release()
+
+
+def _error_words(err: Exception) -> str:
+    """One line: a SessionError says what and why; an OSError here comes from
+    writing the save or its lock (a saved match that cannot be read is a
+    SessionError)."""
+    if isinstance(err, OSError):
+        where = f" {err.filename}" if err.filename else ""
+        return f"cannot write{where}: {err.strerror or err}"
+    return str(err)
+
+
+def _play(args: argparse.Namespace, session: Session, note: str | None) -> int:
     if note:
         print(note, file=sys.stderr)
     if args.forced_cards is not None:  # said once, remembered for the matches after

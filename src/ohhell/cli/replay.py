@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import (
+    Deal,
     GameState,
     HandResult,
     Phase,
+    Play,
     Record,
     RecordError,
     Scoring,
@@ -38,8 +40,47 @@ def _trump_text(result: HandResult, names: Sequence[str]) -> str:
     return trump
 
 
-def report(state: GameState, names: Sequence[str]) -> dict[str, object]:
-    """A finished or partial match as plain data (for --json and the text table)."""
+def claims_by_hand(record: Record) -> dict[int, list[dict[str, int]]]:
+    """Each claim of the record where it was made: by hand (from 1), the
+    claimer's seat, the tricks claimed, the tricks left then and the trick
+    (from 1) it came before. Counted from the record's actions (its deals and
+    plays; the record was replayed, so they are legal): the later plays are the
+    cards played out as claimed, and the claim itself is said only here."""
+    players = record.rules.players
+    out: dict[int, list[dict[str, int]]] = {}
+    for claim in sorted(record.claims, key=lambda c: c.at):
+        before = record.actions[: claim.at]
+        deals = [(i, a) for i, a in enumerate(before) if isinstance(a, Deal)]
+        if not deals:
+            continue
+        start, deal = deals[-1]
+        played = sum(isinstance(a, Play) for a in before[start:]) // players
+        left = len(deal.hands[0]) - played
+        said = {"seat": claim.seat, "tricks": claim.tricks, "left": left, "trick": played + 1}
+        out.setdefault(len(deals), []).append(said)
+    return out
+
+
+def claim_line(claim: dict[str, int], names: Sequence[str]) -> str:
+    """``Cleo claims none of the 4 tricks left`` (at trick 7)."""
+    who, tricks, left = _seat_name(names, claim["seat"]), claim["tricks"], claim["left"]
+    if left == 1:
+        what = "the last trick" if tricks else "none of the last trick"
+    elif tricks == left:
+        what = f"all {left} tricks left"
+    elif tricks == 0:
+        what = f"none of the {left} tricks left"
+    else:
+        what = f"{tricks} of the {left} tricks left"
+    verb = "claim" if who == "You" else "claims"  # the person of ohhell play is named You
+    return f"At trick {claim['trick']}, {who} {verb} {what}; the cards were played out as claimed."
+
+
+def report(
+    state: GameState, names: Sequence[str], claims: dict[int, list[dict[str, int]]] | None = None
+) -> dict[str, object]:
+    """A finished or partial match as plain data (for --json and the text
+    table); ``claims``: ``claims_by_hand`` of its record."""
     rules = state.rules
     hands = []
     for r in state.results:
@@ -55,6 +96,7 @@ def report(state: GameState, names: Sequence[str]) -> dict[str, object]:
                 "bids": list(r.bids),
                 "tricks": list(r.tricks),
                 "scores": list(r.scores),
+                "claims": (claims or {}).get(r.number, []),
             }
         )
     table = standings(rules, state.totals, state.exact)
@@ -74,7 +116,9 @@ def report(state: GameState, names: Sequence[str]) -> dict[str, object]:
     return out
 
 
-def print_report(state: GameState, names: Sequence[str]) -> None:
+def print_report(
+    state: GameState, names: Sequence[str], claims: dict[int, list[dict[str, int]]] | None = None
+) -> None:
     n = state.players
     width = max(6, *(len(x) for x in names))
     for r in state.results:
@@ -89,6 +133,8 @@ def print_report(state: GameState, names: Sequence[str]) -> None:
                 f"  {_seat_name(names, s):<{width}}  bid {r.bids[s]:>2}  took {r.tricks[s]:>2}  "
                 f"score {r.scores[s]:>4}  total {running[s]:>5}{blob}"
             )
+        for claim in (claims or {}).get(r.number, []):
+            print(f"  {claim_line(claim, names)}")
     print()
     for row in standings(state.rules, state.totals, state.exact):
         who = " + ".join(_seat_name(names, s) for s in row.seats)
@@ -131,10 +177,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    claims = claims_by_hand(record)
     if args.json:
-        print(json.dumps(report(state, record.seats), indent=2))
+        print(json.dumps(report(state, record.seats, claims), indent=2))
     else:
-        print_report(state, record.seats)
+        print_report(state, record.seats, claims)
         if not state.is_over:
             print("(the record stops before the match is over)")
     return 0

@@ -30,6 +30,14 @@ def cmd_review(args: argparse.Namespace) -> int:
     # The analysis (and the bots under it) load only when the command runs.
     from ..analysis import Budget, Progress, Thresholds, cache_path, load_cached, review_file
 
+    # The options first: a mistyped one is said before the record is read.
+    if not 0 < args.budget <= 16:
+        print("ohhell review: --budget is a share of the default, above 0 and at most 16", file=sys.stderr)
+        return 2
+    budget = Budget() if args.budget == 1.0 else Budget.scaled(args.budget)
+    if args.jobs < 1:
+        print("ohhell review: --jobs takes 1 or more worker processes", file=sys.stderr)
+        return 2
     try:
         record = load(args.file)
         record.replay()
@@ -38,13 +46,6 @@ def cmd_review(args: argparse.Namespace) -> int:
         return 2
     except RecordError as err:
         print(f"ohhell review: {args.file}: {err}", file=sys.stderr)
-        return 2
-    if not 0 < args.budget <= 16:
-        print("ohhell review: --budget is a share of the default, above 0 and at most 16", file=sys.stderr)
-        return 2
-    budget = Budget() if args.budget == 1.0 else Budget.scaled(args.budget)
-    if args.jobs < 1:
-        print("ohhell review: --jobs takes 1 or more worker processes", file=sys.stderr)
         return 2
     seat: int | None = None
     if args.seat is not None:
@@ -60,14 +61,20 @@ def cmd_review(args: argparse.Namespace) -> int:
         review = load_cached(
             cache_path(args.file), record, seed=args.seed, budget=budget, thresholds=thresholds
         )
+    if review is None and not args.no_cache:
+        # Made before with the same settings: read, not made again (and no word of minutes).
+        mine = None if seat is None else [seat]
+        review = load_cached(
+            cache_path(args.file), record, seed=args.seed, budget=budget, thresholds=thresholds, seats=mine
+        )
     started = time.monotonic()
     if review is None:
         from ..bots.accel import available
 
         if not available() and not args.quiet:
             print(
-                "The compiled search is not installed: this review takes several minutes. "
-                "pip install 'ohhell[fast]' makes it about seven times faster (the same numbers).",
+                "The compiled search is not installed: this review may take several minutes. "
+                "python3 -m pip install -e '.[fast]' makes it about seven times faster (the same numbers).",
                 file=sys.stderr,
             )
         shown: list[int] = []
@@ -94,15 +101,18 @@ def cmd_review(args: argparse.Namespace) -> int:
         print(json.dumps(review.to_json(), indent=1))
         return 0
     seats = [seat] if seat is not None else list(review.reviewed)
-    print_review(review, seats, every=args.all)
+    print_review(review, seats, every=args.all, puzzles_next=args.puzzles)
     if args.puzzles:
         play_puzzles(review, seats, sys.stdin, sys.stdout)
     return 0
 
 
-def print_review(review: Review, seats: Sequence[int], *, every: bool = False) -> None:
-    """The summary, then each shown seat's marked decisions (or all of them)."""
-    from ..analysis.words import advice_lines, decision_line, summary_lines
+def print_review(
+    review: Review, seats: Sequence[int], *, every: bool = False, puzzles_next: bool = False
+) -> None:
+    """The summary, then each shown seat's marked decisions (or all of them);
+    ``puzzles_next``: the puzzles follow (so the line offering them is left out)."""
+    from ..analysis.words import advice_lines, decision_line, summary_lines, whose
 
     names = review.seats
     hands = len(review.hands)
@@ -124,7 +134,7 @@ def print_review(review: Review, seats: Sequence[int], *, every: bool = False) -
         if not listed:
             print(f"{names[s]}: no marked decision.")
             continue
-        print(f"{names[s]}'s {'decisions' if every else 'marked decisions'}:")
+        print(f"{whose(names[s], start=True)} {'decisions' if every else 'marked decisions'}:")
         for d in listed:
             print(f"  {decision_line(d, names)}")
     for advice in review.pending:
@@ -133,27 +143,36 @@ def print_review(review: Review, seats: Sequence[int], *, every: bool = False) -
             for line in advice_lines(advice, names):
                 print(line)
     mine = [p for p in review.puzzles if p.decision.seat in seats]
-    if mine:
+    if mine and not puzzles_next:
         print()
         count = f"{len(mine)} puzzle{'s' if len(mine) != 1 else ''}"
         print(f"{count} from the costliest mistakes: add --puzzles to play them.")
 
 
+LEAVE_WORDS = ("q", "quit")
+"""Typed at a puzzle, leave the puzzles (two empty lines in a row do too)."""
+
+
 def play_puzzles(review: Review, seats: Sequence[int], source: TextIO, out: TextIO) -> int:
     """Each puzzle of ``seats`` at the prompt: the position, a question, the
-    verdict. Returns how many were answered right. A blank answer skips a
-    puzzle; the end of the input stops."""
-    from ..analysis import parse_choice
-    from ..analysis.words import position_lines, question, verdict_lines
+    verdict. Returns how many were answered right. An empty line skips a
+    puzzle; q, a second empty line in a row, or the end of the input leaves."""
+    from ..analysis.words import position_lines, question, verdict_lines, whose
 
     puzzles = [p for p in review.puzzles if p.decision.seat in seats]
     if not puzzles:
         print("\nNo puzzles: no mistake or blunder to learn from.", file=out)
         return 0
-    right = 0
+    print(
+        "\nAnswer each puzzle with a bid, a suit or a card (QH, or queen of hearts). "
+        "An empty line skips a puzzle; q, or two empty lines in a row, leaves the puzzles.",
+        file=out,
+    )
+    right = answered = 0
+    empty = False  # was the last line empty?
     for i, puzzle in enumerate(puzzles, start=1):
         d = puzzle.decision
-        print(f"\nPuzzle {i} of {len(puzzles)} ({review.seats[d.seat]}'s position):", file=out)
+        print(f"\nPuzzle {i} of {len(puzzles)} ({whose(review.seats[d.seat])} position):", file=out)
         for line in position_lines(d.position, review.seats):
             print(f"  {line}", file=out)
         while True:
@@ -162,22 +181,40 @@ def play_puzzles(review: Review, seats: Sequence[int], source: TextIO, out: Text
             typed = source.readline()
             if typed and not source.isatty():
                 out.write(typed if typed.endswith("\n") else typed + "\n")  # a piped answer, shown as typed
-            if not typed:
-                print(f"\n{right} of {i - 1} right.", file=out)
+            word = typed.strip()
+            leave = not typed or word.lower() in LEAVE_WORDS or (empty and not word)
+            if leave:
+                print(f"\nYou left the puzzles: {right} of {answered} right.", file=out)
                 return right
-            if not typed.strip():
-                print("Skipped.", file=out)
+            if not word:
+                empty = True
+                print("Skipped (an empty line again leaves the puzzles).", file=out)
                 break
-            answer = parse_choice(typed, d.position.legal, d.kind)
+            empty = False
+            answer = _puzzle_answer(word, d.position.legal, d.kind)
             if answer is None:
                 print(f"That is not one of the choices: {' '.join(d.position.legal)}.", file=out)
                 continue
+            answered += 1
             right += puzzle.is_right(answer)
             for line in verdict_lines(d, answer, puzzle.answers, review.seats):
                 print(f"  {line}", file=out)
             break
-    print(f"\n{right} of {len(puzzles)} right.", file=out)
+    print(f"\n{right} of {answered} right.", file=out)
     return right
+
+
+def _puzzle_answer(word: str, legal: Sequence[str], kind: str) -> str | None:
+    """One of ``legal`` as typed: a bid, a suit, a card as the record writes
+    it in any case and spacing (``qh``, ``Q H``) or in words (``queen of hearts``)."""
+    from ..analysis import parse_choice
+    from ..describe import card_from_words
+
+    answer = parse_choice(word, legal, kind)
+    if answer is None and kind == "play":
+        card = card_from_words(" ".join(word.split()))
+        answer = str(card) if card is not None and str(card) in legal else None
+    return answer
 
 
 def add_parser(sub: Any) -> None:

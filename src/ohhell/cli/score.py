@@ -18,7 +18,7 @@ from typing import Any, Final, Literal, TextIO
 
 from .. import OPTION_NAMES, RulesError
 from ..describe import parse_seat, rule_options_for_people
-from ..scorekeeper import Keeper, ScoreError, ScoreGame, ask, load_sheet, save_sheet
+from ..scorekeeper import Keeper, ScoreError, ScoreGame, ask, check_players, load_sheet, save_sheet
 from ..scorekeeper.text import resume_command
 from .common import HelpFormatter, add_rule_options, command_parser, examples, rules_from_args
 
@@ -217,10 +217,7 @@ def new_game_from_answers(
         args.rule_players = players_given if players_given is not None else str(len(names))
         try:
             rules = rules_from_args(args)
-            if len(names) != rules.players:
-                raise ScoreError(
-                    f"the rules are for {rules.players} players, but {len(names)} names were given"
-                )
+            check_players(names, rules.players)  # before the dealer is asked: names are asked again
         except (ScoreError, RulesError) as err:
             if args.names:
                 raise

@@ -7,7 +7,7 @@ line-by-line keeper of ``ohhell score``, ``pdf`` the printable sheet of
 """
 
 from .hands import HandEntry, HandView, ScoreError, parse_trump
-from .model import KEEP, ScoreGame
+from .model import KEEP, ScoreGame, check_players
 from .pdf import PAPERS, SheetError, SheetRow, blank_game, render, sheet_rows
 from .text import Keeper, ask, chart_text, load_sheet, save_sheet, sheet_text, standings_text
 
@@ -24,6 +24,7 @@ __all__ = [
     "ask",
     "blank_game",
     "chart_text",
+    "check_players",
     "load_sheet",
     "parse_trump",
     "render",

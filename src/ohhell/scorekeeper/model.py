@@ -89,6 +89,22 @@ KEEP: Final = _Keep.KEEP
 """``edit(..., trump=KEEP)``: leave the trump entry as it is."""
 
 
+def check_players(names: Sequence[str], players: int) -> None:
+    """Refuse a list of players' names that cannot make a sheet, saying why:
+    the wrong number, an empty name, a name given twice (in any case)."""
+    if len(names) != players:
+        raise ScoreError(f"the rules are for {players} players, but {len(names)} names were given")
+    if any(not name for name in names):
+        raise ScoreError("every player needs a name")
+    seen: dict[str, str] = {}
+    for name in names:
+        if name.casefold() in seen:
+            raise ScoreError(
+                f"two players have the same name, {seen[name.casefold()]}: give each a different one"
+            )
+        seen[name.casefold()] = name
+
+
 class ScoreGame:
     """The score sheet of one game: rules, players in seat order, first dealer, entries.
 
@@ -107,12 +123,7 @@ class ScoreGame:
         date: str | None = None,
     ) -> None:
         names = tuple(str(p).strip() for p in players)
-        if len(names) != rules.players:
-            raise ScoreError(f"the rules are for {rules.players} players, but {len(names)} names were given")
-        if any(not name for name in names):
-            raise ScoreError("every player needs a name")
-        if len({name.casefold() for name in names}) != len(names):
-            raise ScoreError("two players have the same name: give each a different one")
+        check_players(names, rules.players)
         dealer = rules.first_dealer if first_dealer is None else first_dealer
         if dealer is None:
             raise ScoreError(
@@ -120,7 +131,8 @@ class ScoreGame:
                 rule="R-DEALER-DRAW",
             )
         if type(dealer) is not int or not 0 <= dealer < rules.players:
-            raise ScoreError(f"the first dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+            shown = dealer + 1 if type(dealer) is int else repr(dealer)
+            raise ScoreError(f"the first dealer must be a seat from 1 to {rules.players}, not {shown}")
         if rules.first_dealer != dealer:
             # The dealer chosen at the table is part of this game's rules, so
             # the sheet, its rules in words and its export name one dealer.

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from .. import Scoring, TrumpMode
+from .. import Scoring, TrumpMode, read_text
 from ..describe import parse_seat, plural, rule_options_for_people
 from .hands import HandView, ScoreError, parse_trump
 from .model import ScoreGame
@@ -92,7 +92,7 @@ def save_sheet(game: ScoreGame, path: Path) -> None:
 
 def load_sheet(path: Path) -> ScoreGame:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, "a score sheet")
     except OSError as err:
         raise ScoreError(f"cannot read {path}: {err.strerror}") from None
     try:

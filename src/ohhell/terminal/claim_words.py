@@ -28,11 +28,15 @@ def tricks_left_words(left: int) -> str:
     return "the trick left" if left == 1 else f"the {left} tricks left"
 
 
+ONE_A_HAND = "One claim a hand: if it is refused, you play the hand on."
+"""Said wherever a claim is offered, before the player claims."""
+
+
 def claim_question(left: int) -> str:
     """What the full screen asks when the claim key is pressed."""
     if left == 1:
-        return "Claim the trick left? (1 or a for it, 0 for none)"
-    return f"Claim how many of the {left} tricks left? (digits, a for all, 0 for none)"
+        return f"Claim the trick left? (1 or a for it, 0 for none) {ONE_A_HAND}"
+    return f"Claim how many of the {left} tricks left? (digits, a for all, 0 for none) {ONE_A_HAND}"
 
 
 def claimed_words(tricks: int, left: int) -> str:

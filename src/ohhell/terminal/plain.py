@@ -63,13 +63,13 @@ from ..describe import (
     trump_words,
 )
 from ..score_words import result_lines, running_totals, score_sheet_lines
-from .claim_words import claim_answer, claim_words, tricks_left_words
+from .claim_words import ONE_A_HAND, claim_answer, claim_words, tricks_left_words
 from .session import HUMAN, Next, Session, default_save_path
 from .you_words import forced_words, standings_for_you
 
 COMMANDS = (
     "At any prompt: h for a hint, ? for the rules, s for the score sheet, q to save and quit. "
-    "At your card: claim all, claim none or claim a number of the tricks left."
+    "At your card: claim all, claim none or claim a number of the tricks left (one claim a hand)."
 )
 _TRUMP_CHOICES: tuple[Suit | None, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, None)
 
@@ -155,6 +155,7 @@ class PlainUI:
         self.names = session.names
         self.you = session.human
         self.asked = 0  # answers read for the decision at hand
+        self._claim_said: int | None = None  # the hand whose claim was last offered
 
     # --- output ---
 
@@ -213,13 +214,12 @@ class PlainUI:
                     self.show_event(s.step())
         except _Stop as stop:
             s.save()
-            if str(stop) == "refused":
-                self.say(
-                    "",
+            if str(stop) == "refused":  # said on stderr, as the end of the input is
+                self.err.write(
                     f"Stopped: {MAX_ANSWERS} answers in a row made no choice, and the input is not "
-                    f"a terminal. The match is saved in {s.save_path}.",
-                    f"To continue it: {self._resume()}",
+                    f"a terminal. The match is saved in {s.save_path}.\nTo continue it: {self._resume()}\n"
                 )
+                self.err.flush()
                 return 1
             lines = (f"the match is saved in {s.save_path}.", f"To continue it: {self._resume()}")
             if str(stop) == "eof":  # stdout keeps the game alone: the stop is said on stderr
@@ -440,6 +440,9 @@ class PlainUI:
             self.say(
                 "You may play: " + "; ".join(f"{i}: {card_words(c)}" for i, c in enumerate(order, start=1))
             )
+            if self.session.tricks_left() > 1 and self._may_claim():
+                # Said once a hand, where the claim is offered: before it is made, not after.
+                self.say(f"Or claim tricks: claim all, claim none or claim a number. {ONE_A_HAND}")
             prompt = "Your card:"
         while True:
             answer = _without_verb(self.ask(prompt), "play")
@@ -503,6 +506,19 @@ class PlainUI:
             self.say(f"Not allowed: {refusal_words(err, self.session.names, self.you)}")
             return False
         self.show_event(event)
+        return True
+
+    def _may_claim(self) -> bool:
+        """May you claim now, and is it the first time this hand it is said?"""
+        s = self.session
+        hand = s.state.hand_number
+        if self._claim_said == hand:
+            return False
+        try:
+            s.check_claim()
+        except IllegalActionError:
+            return False
+        self._claim_said = hand
         return True
 
     def try_claim(self, answer: str) -> bool | None:

@@ -41,7 +41,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import re
 import secrets
 import signal
 import threading
@@ -143,41 +142,35 @@ def default_save_path() -> Path:
     return folder / "current.ohr"
 
 
-KEEP_PREVIOUS: Final = 5
-"""How many matches moved aside by ``keep_previous`` are kept (the newest)."""
-
-
-def keep_previous(path: Path, keep: int = KEEP_PREVIOUS) -> Path | None:
-    """Move an existing record at ``path`` aside (``current-20240101-120000.ohr``)
-    so a new match never overwrites an old one, and delete the older ones moved
-    aside before, beyond the ``keep`` newest; return where it went, if anywhere."""
-    if not path.exists():
-        return None
-    stamp = _timestamp()
-    for k in range(1, 1000):
-        target = path.with_name(f"{path.stem}-{stamp}{'' if k == 1 else f'-{k}'}{path.suffix}")
-        if not target.exists():
-            path.replace(target)
-            break
-    else:  # pragma: no cover
-        raise SessionError(f"cannot find a free name to keep {path}")
-    pattern = re.compile(re.escape(path.stem) + r"-\d{8}-\d{6}(?:-\d+)?" + re.escape(path.suffix))
-    kept = [p for p in path.parent.iterdir() if pattern.fullmatch(p.name)]
-
-    def age(kept_path: Path) -> tuple[str, int]:  # the stamp, then the -k suffix of the same second
-        date, clock, *k = kept_path.stem[len(path.stem) + 1 :].split("-")
-        return date + clock, int(k[0]) if k else 1
-
-    kept.sort(key=age, reverse=True)
-    for old in kept[max(keep, 1) :]:
-        if old != target:
-            with contextlib.suppress(OSError):
-                old.unlink()
-    return target
-
-
-def _timestamp() -> str:
-    return time.strftime("%Y%m%d-%H%M%S")
+def seat_kinds(players: int, seat: int, name: str, levels: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The seats' names and kinds of a new match: the human (``name``) in
+    ``seat``, the bots' levels in seat order (one level serves them all).
+    Raise ``SessionError`` saying what is wrong; front ends call it to check
+    their options before anything else."""
+    n = players
+    if not 0 <= seat < n:  # said as people count seats: from 1
+        raise SessionError(f"your seat must be from 1 to {n}, not {seat + 1}")
+    levels = [lv.strip().lower() for lv in levels]
+    if len(levels) == 1:
+        levels = levels * (n - 1)
+    if len(levels) != n - 1:
+        raise SessionError(f"name one bot level, or one for each of the {n - 1} opponents, not {len(levels)}")
+    for level in levels:
+        if level not in opponent_levels():
+            raise SessionError(f"unknown bot level {level!r}: the levels are {', '.join(opponent_levels())}")
+    name = " ".join(name.split()) or "You"
+    kinds: list[str] = []
+    names: list[str] = []
+    bot_names = iter(BOT_SEAT_NAMES)
+    for s in range(n):
+        if s == seat:
+            kinds.append(HUMAN)
+            names.append(name)
+        else:
+            kinds.append(levels.pop(0))
+            bot_name = next(bot_names)
+            names.append(bot_name if bot_name != name else f"{bot_name} 2")
+    return names, kinds
 
 
 def _rng(seed: int, purpose: str, *numbers: int) -> random.Random:
@@ -284,31 +277,7 @@ class Session:
     ) -> Session:
         """A new match: the human in ``seat``, one bot level per opponent in seat
         order (a single level serves them all), a fresh seed unless one is given."""
-        n = rules.players
-        if not 0 <= seat < n:  # said as people count seats: from 1
-            raise SessionError(f"your seat must be from 1 to {n}, not {seat + 1}")
-        levels = [lv.strip().lower() for lv in levels]
-        if len(levels) == 1:
-            levels = levels * (n - 1)
-        if len(levels) != n - 1:
-            raise SessionError(
-                f"name one bot level, or one for each of the {n - 1} opponents, not {len(levels)}"
-            )
-        for level in levels:
-            if level not in opponent_levels():
-                raise SessionError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
-        name = " ".join(name.split()) or "You"
-        kinds: list[str] = []
-        names: list[str] = []
-        bot_names = iter(BOT_SEAT_NAMES)
-        for s in range(n):
-            if s == seat:
-                kinds.append(HUMAN)
-                names.append(name)
-            else:
-                kinds.append(levels.pop(0))
-                bot_name = next(bot_names)
-                names.append(bot_name if bot_name != name else f"{bot_name} 2")
+        names, kinds = seat_kinds(rules.players, seat, name, levels)
         if seed is None:
             seed = secrets.randbelow(1_000_000_000)
         session = cls(

@@ -56,18 +56,18 @@ from ... import (
     Play,
     Trick,
 )
-from ...describe import balance_words, refusal_words, rules_title, sort_hand
+from ...describe import refusal_words, rules_title, sort_hand
 from ..session import Next, Session
 from .claim import CLAIM_KEY, start_claim
 from .forced import FORCED_KEY, play_forced, toggle_forced
 from .layout import COMPACT, FULL, fitting_layout, need, too_small_words
 from .screens import FinalScreen, RulesScreen, ScoreScreen
+from .status import status_text
 from .style import CSS
 from .widgets import (
     CARD_KEYS,
     CardWidget,
     Chip,
-    card_text,
     hand_over_view,
     log_lines,
     players_table,
@@ -75,6 +75,13 @@ from .widgets import (
     suit_text,
 )
 from .words import TRUMPS, hint_words, title_text
+
+SHEET_PAUSE = 8.0
+"""Seconds the score sheet after a hand stays, counted down on it, unless a key is pressed."""
+
+BID_DIGIT_WAIT = 3.0
+"""Seconds a first digit that may start a longer bid (1 of a hand of 10 or
+more) waits for the second, counted down, before it is taken as the bid."""
 
 MAX_CARDS = len(CARD_KEYS)  # 17: the largest hand (3 players, 52 cards)
 
@@ -89,14 +96,16 @@ class OhHellApp(App[str]):
     ENABLE_COMMAND_PALETTE = False
     CSS = CSS
     BINDINGS: ClassVar[list[BindingType]] = [
+        # The footer shows these in this order and cuts the last in a narrow
+        # window: the way out first, the keys said elsewhere too (o) last.
+        Binding("q", "save_quit", "Save & quit"),
         Binding("h", "hint", "Hint"),
         Binding(CLAIM_KEY, "claim", "Claim"),
-        Binding(FORCED_KEY, "forced", "Forced cards"),
-        Binding("question_mark", "rules", "Rules", key_display="?"),
         Binding("s", "scores", "Scores"),
         Binding("l", "log", "Log"),
+        Binding("question_mark", "rules", "Rules", key_display="?"),
+        Binding(FORCED_KEY, "forced", "Forced cards"),
         Binding("escape", "close_log", show=False),
-        Binding("q", "save_quit", "Save & quit"),
         Binding("enter", "confirm", "OK"),
         Binding("space", "confirm", show=False),
         Binding("left", "move(-1)", show=False),
@@ -112,11 +121,16 @@ class OhHellApp(App[str]):
         pause: float = 0.6,
         trick_pause: float | None = None,
         hint_seconds: float | None = None,
+        sheet_pause: float | None = None,
     ) -> None:
         super().__init__()
         self.session = session
         self.pause = pause
         self.trick_pause = 3 * pause if trick_pause is None else trick_pause
+        # A person who chose to press a key after each trick presses one after each sheet too.
+        if sheet_pause is None:
+            sheet_pause = math.inf if math.isinf(self.trick_pause) else SHEET_PAUSE
+        self.sheet_pause = sheet_pause
         self.hint_seconds = session.hint_seconds if hint_seconds is None else hint_seconds
         self.busy = False  # bots or chance are moving, or a trick or score sheet is shown
         self.waiting_continue = False
@@ -136,6 +150,8 @@ class OhHellApp(App[str]):
         self.window: Size | None = None  # the size the terminal last reported
         self._continue = asyncio.Event()
         self._grace_timer: Timer | None = None  # R-BID-CHANGE: the countdown's next tick
+        self._digit_timer: Timer | None = None  # the wait for a bid's second digit
+        self.digit_left = 0
         self._drawn: dict[str, object] = {}  # what each widget shows now (see _show)
 
     # --- layout ---
@@ -274,60 +290,11 @@ class OhHellApp(App[str]):
         return title_text(obs, self.session.names, self.session.human, compact=self.layout == COMPACT)
 
     def status_text(self, obs: Observation, mode: str) -> Text:
-        s = self.session
-        lines: list[Text] = []
-        if mode == "bid":
-            ask = f"Your bid: press 0-{obs.hand_size} or click"
-            if obs.devils_bridge:
-                ask = "You see everyone's card but your own. " + ask
-            if self.digits:
-                ask += f" (so far {self.digits}: another digit, or Enter)"
-            if obs.forbidden_bid is not None:
-                ask += f". The hook forbids {obs.forbidden_bid}"
-            if obs.rules.bidding.value == "simultaneous":
-                ask += ". Bids are sealed until all are in"
-            lines.append(Text(ask + ".", style="bold"))
-        elif mode == "change":
-            nxt = s.names[self.next_bidder()]
-            left = math.ceil(s.change_left() or 0)
-            lines.append(
-                Text(
-                    f"You bid {obs.bids[s.human]}. {nxt} bids in {left} s: press a digit to change your bid, "
-                    f"Enter to let {nxt} bid now.",
-                    "bold",
-                )
-            )
-        elif mode == "trump":
-            lines.append(Text("You bid highest: name trump, 1 ♣  2 ♦  3 ♥  4 ♠  5 no trump.", style="bold"))
-        elif mode == "play":
-            if obs.devils_bridge:
-                lines.append(Text("Your turn: play the card you cannot see (press 1 or click it).", "bold"))
-            else:
-                lines.append(Text("Your turn: play a card (playable cards are highlighted).", style="bold"))
-        elif mode == "continue" and self.shown_trick is not None:
-            t = self.shown_trick
-            card = t.cards[(t.winner - t.leader) % obs.players]
-            who = "You win" if t.winner == s.human else f"{s.names[t.winner]} wins"
-            lines.append(Text.assemble((f"{who} the trick with ", "bold"), card_text(card), ". Press Enter."))
-        elif mode == "over":
-            lines.append(Text("The match is over.", style="bold"))
-        elif self.thinking is not None:
-            lines.append(Text(f"{s.names[self.thinking]} is thinking…", style="italic"))
-        else:
-            lines.append(Text(""))
-        if self.error:
-            lines.append(Text(self.error, style="bold red"))
-        elif self.note is not None:
-            lines.append(self.note)
-        balance = balance_words(obs)
-        if balance:
-            lines.append(Text(balance[0].upper() + balance[1:] + ".", style="cyan"))
-        out = Text()
-        for i, line in enumerate(lines[:3]):
-            if i:
-                out.append("\n")
-            out.append_text(line)
-        return out
+        waiting = self.next_bidder() if mode == "change" else None
+        digits = (self.digits, self.digit_left)
+        return status_text(
+            self.session, obs, mode, digits, waiting, self.shown_trick, self.thinking, self.error, self.note
+        )
 
     def draw_choices(self, obs: Observation, mode: str) -> None:
         legal = set(obs.legal_actions)
@@ -525,6 +492,7 @@ class OhHellApp(App[str]):
                 self.refresh_view()
 
     async def after_event(self, event: Event, *, by_bot: bool) -> None:
+        s = self.session
         self.finished = event.result
         if event.kind == "deal":
             self.note = None  # a note (a claim's outcome, say) was about the hand before
@@ -537,9 +505,9 @@ class OhHellApp(App[str]):
         if event.result is not None:
             r = event.result
             heading = f"Hand {r.number} is over ({r.size} card{'s' if r.size != 1 else ''})."
-            await self.push_screen_wait(
-                ScoreScreen(self.session.observation().results, self.session.names, heading)
-            )
+            then = "The final standings" if self.session.is_over else "The next hand"
+            sheet = ScoreScreen(s.observation().results, s.names, heading, wait=self.sheet_pause, then=then)
+            await self.push_screen_wait(sheet)
             self.finished = None
         elif by_bot and event.kind not in ("deal", "draw") and self.pause > 0:
             await asyncio.sleep(self.pause)
@@ -619,8 +587,30 @@ class OhHellApp(App[str]):
         value = int(self.digits)
         if value == 0 or value * 10 > obs.hand_size or len(self.digits) >= 2:
             self.commit_bid(mode)
-        else:
-            self.refresh_view()  # "1" with a hand of 10 or more: wait for "0" or Enter
+        else:  # "1" with a hand of 10 or more: wait a little for "0", counted down
+            self.digit_left = math.ceil(BID_DIGIT_WAIT)
+            self.refresh_view()
+            self._arm_digit(self.digits)
+
+    def _arm_digit(self, digits: str) -> None:
+        if self._digit_timer is not None:
+            self._digit_timer.stop()
+        self._digit_timer = self.set_timer(
+            BID_DIGIT_WAIT / math.ceil(BID_DIGIT_WAIT), lambda: self.digit_tick(digits)
+        )
+
+    def digit_tick(self, digits: str) -> None:
+        """Count down the wait for a second digit; at 0 the first is the bid."""
+        self._digit_timer = None
+        mode = self.mode()
+        if self.digits != digits or mode not in ("bid", "change"):
+            return  # the bid was made another way meanwhile
+        self.digit_left -= 1
+        if self.digit_left <= 0:
+            self.commit_bid(mode)
+            return
+        self.refresh_view()
+        self._arm_digit(digits)
 
     def commit_bid(self, mode: str) -> None:
         if not self.digits:

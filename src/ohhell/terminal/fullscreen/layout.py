@@ -32,7 +32,11 @@ SPARE_ROWS: Final = {"full": 2, "compact": 1}
 """Rows for a status that wraps (a long refusal or hint, in a narrow window)."""
 
 LOG_WIDTH: Final = 24
-"""The log's least width in the full layout."""
+"""The log's least width in the full layout, its border included."""
+
+PLAYERS_PADDING: Final = 1
+"""The players' table's left padding (style: ``#players``); none on the right,
+where the table's last cell has its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +82,7 @@ def need(rules: Rules, names: Sequence[str], kinds: Sequence[str], layout: str) 
     cards = card_width(layout) * top + 2
     # The hook's bid is marked "N hook": 5 columns more; the row's label "Bid" 4.
     chips = sum(chip_width(str(b), layout) for b in range(top + 1)) + 5 + 4 + 2
-    middle = table_width(rules, names, kinds, layout) + (LOG_WIDTH + 1 if layout == FULL else 0)
+    middle = table_width(rules, names, kinds, layout) + PLAYERS_PADDING + (LOG_WIDTH if layout == FULL else 0)
     width = max(cards, chips, middle, 40)
     height = FIXED_ROWS[layout] + rules.players + 1 + SPARE_ROWS[layout]
     return Need(width, height)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -11,7 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.events import Click, Resize
+from textual.events import Click, Key, Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
@@ -24,20 +25,36 @@ from .widgets import score_sheets, standings_table
 class ScoreScreen(ModalScreen[None]):
     """The score sheet, shown after every hand and on ``s``; any key goes back.
     ``heading`` is its one title (the sheet's table has none of its own). In a
-    narrow window the players are shared among several tables."""
+    narrow window the players are shared among several tables.
+
+    After a hand (``wait`` seconds given) it goes on by itself when the
+    countdown shown on it ends, so a person who presses only bids and cards
+    is never stopped; any key goes on sooner, and ``q`` saves and quits."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "close", "Continue"),
         Binding("escape", "close", "Continue", show=False),
         Binding("space", "close", "Continue", show=False),
         Binding("s", "close", "Continue", show=False),
+        Binding("q", "app.save_quit", "Save & quit"),  # the table's q works here too
     ]
 
-    def __init__(self, results: Sequence[HandResult], names: Sequence[str], heading: str) -> None:
+    def __init__(
+        self,
+        results: Sequence[HandResult],
+        names: Sequence[str],
+        heading: str,
+        *,
+        wait: float | None = None,
+        then: str = "The next hand",
+    ) -> None:
         super().__init__(id="scores")
         self.results = results
         self.names = names
         self.heading = heading
+        self.wait = wait if wait is not None and math.isfinite(wait) else None
+        self.then = then
+        self.left = math.ceil(self.wait) if self.wait is not None else 0
 
     def compose(self) -> ComposeResult:
         # The dialog's frame, padding and a scroll bar take 6 columns; the
@@ -50,8 +67,34 @@ class ScoreScreen(ModalScreen[None]):
         with dialog:
             yield Static(Text(self.heading, style="bold"), id="score-heading", classes="fit")
             yield Static(Group(*tables), id="score-table")
-            yield Static(Text("Press Enter or click to continue.", style="dim"), classes="fit")
+            yield Static(self.go_on_text(), id="score-go-on", classes="fit")
         yield Footer()
+
+    def go_on_text(self) -> Text:
+        if self.wait is None:
+            return Text("Press Enter or click to continue.", style="dim")
+        return Text(
+            f"{self.then} in {self.left} s. Any key goes on now; q saves and quits.",
+            style="bold",
+        )
+
+    def on_mount(self) -> None:
+        if self.wait is not None:
+            self.set_interval(self.wait / self.left if self.left else 0.01, self.tick)
+
+    def tick(self) -> None:
+        self.left -= 1
+        if self.left <= 0:
+            self.dismiss(None)
+            return
+        self.query_one("#score-go-on", Static).update(self.go_on_text())
+
+    def on_key(self, event: Key) -> None:
+        if self.wait is None or event.key in ("q", "ctrl+c"):
+            return  # q and Ctrl-C: the app's keys, which save and leave
+        event.stop()
+        event.prevent_default()
+        self.dismiss(None)
 
     def on_resize(self, event: Resize) -> None:
         if getattr(self, "_drawn_width", None) != self.app.size.width:

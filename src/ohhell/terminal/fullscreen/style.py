@@ -7,7 +7,7 @@ CSS = """
 Screen { layout: vertical; }
 #title { height: 1; background: $boost; padding: 0 1; }
 #middle { height: 1fr; }
-#players { width: 1fr; padding: 0 1; }
+#players { width: 1fr; padding: 0 0 0 1; }
 #log { width: 30%; min-width: 24; max-width: 40; border-left: vkey $panel-lighten-2; padding: 0 1;
        scrollbar-size-vertical: 1; overflow-x: hidden; }
 #status { height: auto; min-height: 3; max-height: 5; padding: 0 1; }
