@@ -105,14 +105,12 @@ def luck_words(name: str, luck: float, error: float) -> str:
     """What the cards gave or cost a player over an average seat, with the error."""
     amount = points(abs(luck))
     more = "more" if luck > 0 else "less"
+    cards = f"{whose(name, start=True)} cards were worth"
     if round(luck) == 0:
-        return f"{whose(name, start=True)} cards were worth what an average seat's were ({give_or_take(error)})"
+        return f"{cards} what an average seat's were ({give_or_take(error)})"
     if _luck_clear(luck, error):
-        return f"{whose(name, start=True)} cards were worth {amount} {more} than an average seat's ({give_or_take(error)})"
-    return (
-        f"{whose(name, start=True)} cards were worth {amount} {more} than an average seat's, {give_or_take(error)}: "
-        "too little to tell from chance"
-    )
+        return f"{cards} {amount} {more} than an average seat's ({give_or_take(error)})"
+    return f"{cards} {amount} {more} than an average seat's, {give_or_take(error)}: too little to tell from chance"
 
 
 def seat_sentence(summary: SeatSummary, hands: int = 1) -> str:
@@ -179,13 +177,8 @@ def gap_lines(gap: Gap, names: Sequence[str]) -> list[str]:
         head = f"{a} and {b} scored the same:"
     else:
         where = "behind" if gap.score < 0 else "ahead of"
-<<<<<<< HEAD
-        head = f"{a} finished {points(abs(gap.score))} {where} {b}:"
-    luck, loss, rest = rounded_parts([gap.luck, -gap.loss, gap.rest], gap.score)
-=======
         head = f"{a} finished {points(abs(gap.score))} {where} {whom(b)}:"
-    luck, loss, rest = round(gap.luck), round(-gap.loss), round(gap.rest)
->>>>>>> term
+    luck, loss, rest = rounded_parts([gap.luck, -gap.loss, gap.rest], gap.score)
     cards = (
         f"{whose(a, start=True)} cards were worth {abs(luck)} more than {_theirs(b)}"
         if luck > 0
@@ -345,12 +338,8 @@ def verdict_lines(d: Decision, answer: str, answers: Sequence[str], names: Seque
         out.append(f"The best is {d.best}, {best:.1f} expected{also}.")
     if played is not None:
         out.append(
-<<<<<<< HEAD
-            f"In the match {names[d.seat]} chose {d.chosen}: {played:.1f} expected, "
+            f"In the match {whom(names[d.seat])} chose {d.chosen}: {played:.1f} expected, "
             f"{d.loss:.1f} lost {give_or_take(d.error, 1)}."
-=======
-            f"In the match {whom(names[d.seat])} chose {d.chosen}: {played:.1f} expected, {d.loss:.1f} lost."
->>>>>>> term
         )
     return out
 
