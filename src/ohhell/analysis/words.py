@@ -110,7 +110,8 @@ def luck_words(name: str, luck: float, error: float) -> str:
         return f"{cards} what an average seat's were ({give_or_take(error)})"
     if _luck_clear(luck, error):
         return f"{cards} {amount} {more} than an average seat's ({give_or_take(error)})"
-    return f"{cards} {amount} {more} than an average seat's, {give_or_take(error)}: too little to tell from chance"
+    chance = "too little to tell from chance"
+    return f"{cards} {amount} {more} than an average seat's, {give_or_take(error)}: {chance}"
 
 
 def seat_sentence(summary: SeatSummary, hands: int = 1) -> str:
