@@ -264,7 +264,7 @@ def test_one_claim_a_hand_and_no_card_of_yours_while_your_claim_stands() -> None
     # A refused claim cannot be tried again in the same hand (the bots'
     # answers come from their cards), and while a claim stands the
     # referee, not the player, plays the claimer's cards.
-    from ohhell import Play, claim_holds
+    from ohhell import Play, line_holds
 
     for seed in range(60):
         session = Session.new(
@@ -280,7 +280,7 @@ def test_one_claim_a_hand_and_no_card_of_yours_while_your_claim_stands() -> None
             else:
                 session.step()
         st = session.state
-        sure = [k for k in range(3) if claim_holds(st, session.human, k) and k < 3]
+        sure = [k for k in range(3) if line_holds(st, session.human, k) and k < 3]
         if not sure or st.to_act != session.human:
             continue
         session.claim(sure[0])

@@ -70,13 +70,13 @@ from .. import (
     RecordError,
     Rules,
     check_claim,
-    claim_holds,
     claim_possible,
     dump,
     load,
     new_game,
     observe,
     seeded_chance,
+    line_holds,
     settling_play,
     tricks_left,
 )
@@ -485,7 +485,8 @@ class Session:
         For the human's seat under a claim it is the card that keeps the claim."""
         claim = self.playing_for_you() if seat == self.human else None
         if claim is not None:
-            return settling_play(self.state, claim)
+            # R-CLAIM: the claimer's line, from their own view only, as at a web table.
+            return settling_play(self.state, claim, line=True)
         bot = self._bots[seat]
         obs = observe(self.state, seat)
         action = bot.choose(obs, _rng(self.seed, "bot", len(self.state.log), seat))
@@ -556,7 +557,9 @@ class Session:
         self.claimed_hands.add(st.hand_number)
         left = tricks_left(st)
         claim = Claim(self.human, tricks, len(st.log))
-        if claim_holds(st, self.human, tricks, budget=self.claim_budget) is True:
+        # R-CLAIM: certain when the claimer's own line makes it whatever the others play
+        # (the same test as at a web table: ohhell.line_holds).
+        if line_holds(st, self.human, tricks, budget=self.claim_budget) is True:
             self.claims.append(claim)
             if tricks < left:
                 self.save()
@@ -585,7 +588,7 @@ class Session:
         hand = self.state.hand_number
         events: list[Event] = []
         while self.state.phase is Phase.PLAY and self.state.hand_number == hand:
-            events.append(self._apply(settling_play(self.state, claim, agreed=agreed)))
+            events.append(self._apply(settling_play(self.state, claim, agreed=agreed, line=not agreed)))
         return tuple(events)
 
     def keep_bid(self) -> None:
