@@ -72,11 +72,11 @@ from .. import (
     check_claim,
     claim_possible,
     dump,
+    line_holds,
     load,
     new_game,
     observe,
     seeded_chance,
-    line_holds,
     settling_play,
     tricks_left,
 )
