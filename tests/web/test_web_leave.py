@@ -71,6 +71,11 @@ def test_a_person_leaving_the_match_is_replaced_by_a_bot_that_plays_on(client: T
         assert refusal(guest)["code"] == "seat"
         final = play_all([host])  # the bot plays Ben's seat to the end
         assert final["obs"]["phase"] == "over"
+    # Back with the same token later, Ben is told he left, not that the host removed him.
+    with connect(client, table, ben) as back:
+        back.until(lambda m: m["type"] == "chat_history", "the arrival")
+        told = [m["error"] for m in back.seen if m["type"] == "error"]
+        assert told == ["You left this table: you can watch."], back.seen
     # Ben's old token holds no seat any more.
     r = client.post(f"/api/tables/{table}/rematch", json={"token": ben})
     assert r.status_code == 403

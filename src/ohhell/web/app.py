@@ -571,7 +571,14 @@ class Server:
             return json.dumps({"type": "error", "error": message, "code": code})
 
         if removed:
-            await send(error("The host removed you from this table: you can watch.", "removed"))
+            # Whoever left by themselves is told so, not that the host removed them.
+            left = token_hash(str(token)) in table.chat.left
+            words = (
+                "You left this table: you can watch."
+                if left
+                else "The host removed you from this table: you can watch."
+            )
+            await send(error(words, "removed"))
         elif token and seat is None:
             await send(error("this token holds no seat at this table: you are watching", "seat"))
         most = self.limits.spectators_per_table

@@ -179,6 +179,8 @@ class TableChat:
         # Watchers the host muted for everyone, by the name they chat under.
         self.silenced_watchers: set[str] = set(json.loads(settings.get("silenced_watchers", "[]")))
         self.removed: set[str] = set(json.loads(settings.get("removed", "[]")))
+        # Of those, the ones who left by themselves (not removed by the host): told so when back.
+        self.left: set[str] = set(json.loads(settings.get("left", "[]")))
         # The addresses (hashed) removed players connected from, and those of
         # muted players by seat: the person's, whatever token they come with.
         self.removed_addresses: set[str] = set(json.loads(settings.get("removed_addresses", "[]")))
@@ -316,9 +318,14 @@ class TableChat:
         (self.silenced_watchers.add if on else self.silenced_watchers.discard)(name)
         self.store.set_setting(self.table_id, "silenced_watchers", json.dumps(sorted(self.silenced_watchers)))
 
-    def remove(self, token_hash: str) -> None:
+    def remove(self, token_hash: str, *, left: bool = False) -> None:
+        """The token holds no seat or voice here any more: the host removed
+        its person, or (``left``) they left by themselves."""
         self.removed.add(token_hash)
         self.store.set_setting(self.table_id, "removed", json.dumps(sorted(self.removed)))
+        if left:
+            self.left.add(token_hash)
+            self.store.set_setting(self.table_id, "left", json.dumps(sorted(self.left)))
 
 
 class ChatRefused(Exception):

@@ -50,7 +50,7 @@ async def leave(table: LiveTable, seat: int) -> None:
             name, token_hash = s.name, s.token_hash
             _save(lambda: table.hub.store.set_seat(table.id, SeatRow(seat, None, OPEN, None, None)))
             if token_hash is not None:
-                _also(lambda: table.chat.remove(token_hash))
+                _also(lambda: table.chat.remove(token_hash, left=True))
             s.name, s.kind, s.level, s.token_hash, s.covered = None, OPEN, None, None, False
             for conn in list(table.connections):
                 if conn.seat == seat:
@@ -69,6 +69,7 @@ async def leave(table: LiveTable, seat: int) -> None:
             seat,
             "You left the table: a bot plays your seat. You can still watch.",
             f"{s.name} left the table: {bot_name(seat, COVER_LEVEL)}, a bot, plays the seat now.",
+            left=True,
         )
 
 
@@ -122,7 +123,7 @@ def _store_bot(table: LiveTable, seat: int) -> None:
     table.hub.store.set_seat(table.id, SeatRow(seat, bot_name(seat, COVER_LEVEL), BOT, COVER_LEVEL, None))
 
 
-def _unseat(table: LiveTable, seat: int, to_them: str, to_table: str) -> None:
+def _unseat(table: LiveTable, seat: int, to_them: str, to_table: str, *, left: bool = False) -> None:
     """During the match: a bot takes ``seat`` for good and its person's
     token holds no seat and no voice any more (they may still watch).
     Stored already (``_store_bot``), so a restart keeps it. The lock is held."""
@@ -131,7 +132,7 @@ def _unseat(table: LiveTable, seat: int, to_them: str, to_table: str) -> None:
         table.claims.drop("withdrawn", f"{s.name} left before answering")
     if s.token_hash is not None:
         token_hash = s.token_hash
-        _also(lambda: table.chat.remove(token_hash))
+        _also(lambda: table.chat.remove(token_hash, left=left))
     level = COVER_LEVEL
     s.name, s.kind, s.level, s.token_hash, s.covered = bot_name(seat, level), BOT, level, None, False
     log.info("table %s: seat %d is a bot's now", table.id, seat)
