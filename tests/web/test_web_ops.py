@@ -150,6 +150,23 @@ def test_metrics_count_actions_latency_seats_and_refusals(tmp_path: Path) -> Non
         assert client.get("/metrics").status_code == 404  # never on the public port
 
 
+def test_metrics_time_a_hint_s_wait_in_the_queue_and_its_search(tmp_path: Path) -> None:
+    app = make_app(str(tmp_path / "t.db"))
+    with TestClient(app) as client:
+        searched = _sample("ohhell_thinking_seconds_count")
+        waited = _sample("ohhell_thinking_wait_seconds_count")
+        made = new_table(client, seats=["human", "random", "random", "random"], level="random")
+        r = client.post(f"/api/tables/{made['table']}/start", json={"token": made["token"]})
+        assert r.status_code == 200
+        with connect(client, made["table"], made["token"]) as player:
+            player.my_turn()
+            player.send({"type": "hint"})
+            player.until(lambda m: m.get("type") == "hint", "the hint")
+        # One search asked for: it waited in the queue once and searched once.
+        assert _sample("ohhell_thinking_wait_seconds_count") - waited == 1
+        assert _sample("ohhell_thinking_seconds_count") - searched == 1
+
+
 def test_errors_are_counted_by_what_failed() -> None:
     from sqlalchemy.exc import OperationalError
 

@@ -45,8 +45,11 @@ import logging
 import os
 import secrets
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
+
+from . import metrics
 
 try:
     import orjson
@@ -445,6 +448,11 @@ class Cluster:
             future = self._calls.get(message.get("call", -1))
             if future is not None and not future.done():
                 future.set_result(message.get("result") or {})
+            return
+        if message.get("t") == "lag":  # this process's own probe, back through the broker
+            at = message.get("at")
+            if isinstance(at, float):
+                metrics.relay_lag.set(max(0.0, time.time() - at))
             return
         if self.on_message is None:
             return

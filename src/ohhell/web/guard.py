@@ -30,6 +30,7 @@ from limits.errors import StorageError
 from limits.storage import MovingWindowSupport, Storage
 from limits.strategies import MovingWindowRateLimiter
 
+from . import metrics
 from .errors import TableError
 
 log = logging.getLogger("ohhell.web")
@@ -292,6 +293,7 @@ class Quotas:
             self._refused.pop(address, None)
             return
         self.refused(address)
+        metrics.count_refusal(what)
         raise TableError(
             f"too many {_WORDS[what]} from your address: at most {item.amount} "
             f"per {item.multiples if item.multiples > 1 else ''}{item.GRANULARITY.name}; try again soon",

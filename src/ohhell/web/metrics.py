@@ -75,8 +75,13 @@ action_seconds = Histogram(
 )
 thinking_seconds = Histogram(
     "ohhell_thinking_seconds",
-    "From a bot's or a hint's search being asked for to its answer (waiting included)",
+    "A search's own time (a bot's move, a hint, a claim's check), from its start to its answer",
     buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0),
+)
+thinking_wait_seconds = Histogram(
+    "ohhell_thinking_wait_seconds",
+    "How long a search waited in the thinking queue before it started",
+    buckets=(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0),
 )
 refusals = Counter("ohhell_refusals", "Requests refused by a limit", ["limit"])
 errors = Counter("ohhell_errors", "Errors the process logged, by what failed", ["part"])

@@ -68,9 +68,6 @@ class Ops:
         self.server = server
         logs.configure_from_environment()
         metrics.count_errors()
-        self._count_refusals(server)
-        self._count_actions(server)
-        self._time_thinking(server)
         engine = server.store.engine
         await asyncio.to_thread(admin.prepare, engine)
         self.bans.set([n for n, _, _ in await asyncio.to_thread(admin.barred_networks, engine)])
@@ -133,67 +130,12 @@ class Ops:
         metrics.thinking_running.set(server.hub.thinkers.running)
         metrics.reviews_running.set(len(server.reviews.jobs))
 
-    @staticmethod
-    def _count_actions(server: Server) -> None:
-        """Count each action as the store takes it (store.py's ``Store.append``:
-        every action a table takes is stored first, once, by its holder)."""
-        assert server.store is not None
-        append = server.store.append
-
-        def counted(table_id: str, version: int, line: str) -> None:
-            append(table_id, version, line)
-            metrics.actions.inc()
-
-        setattr(server.store, "append", counted)  # noqa: B010 - this one instance's method, wrapped
-
-    @staticmethod
-    def _count_refusals(server: Server) -> None:
-        """Count each quota's refusals (guard.py's ``Quotas.take``) as it refuses."""
-        take = server.quotas.take
-
-        def counted(what: str, address: str) -> None:
-            try:
-                take(what, address)
-            except TableError:
-                metrics.count_refusal(what)
-                raise
-
-        setattr(server.quotas, "take", counted)  # noqa: B010 - this one instance's method, wrapped
-
-    @staticmethod
-    def _time_thinking(server: Server) -> None:
-        """Time each search from asking to answer (thinking.py's ``Thinkers``)."""
-        assert server.hub is not None
-        thinkers = server.hub.thinkers
-        for name in ("choose", "hint"):
-            ask = getattr(thinkers, name)
-
-            def timed(*args: Any, _ask: Any = ask, **kwargs: Any) -> Any:
-                async def answer() -> Any:
-                    start = time.perf_counter()
-                    try:
-                        return await _ask(*args, **kwargs)
-                    finally:
-                        metrics.thinking_seconds.observe(time.perf_counter() - start)
-
-                return answer()
-
-            setattr(thinkers, name, timed)
-
     async def _probe_lag(self) -> None:
-        """A message to this process's own inbox and back, through the broker."""
+        """Now and then a message to this process's own inbox, through the
+        broker; the cluster reads its time when it comes back (relay lag)."""
         assert self.server is not None and self.server.hub is not None
         cluster = self.server.hub.cluster
         assert cluster is not None
-        forward = cluster.on_message
-
-        def receive(message: dict[str, Any]) -> Awaitable[None] | None:
-            if message.get("t") == "lag":
-                metrics.relay_lag.set(max(0.0, time.time() - float(message.get("at", 0))))
-                return None
-            return forward(message) if forward is not None else None
-
-        cluster.on_message = receive
         while True:
             await asyncio.sleep(LAG_EVERY)
             with contextlib.suppress(Exception):

@@ -57,6 +57,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from . import metrics
+
 metadata = MetaData()
 
 tables_t = Table(
@@ -360,6 +362,7 @@ class Store:
             try:
                 with self._writer.begin():
                     self._writer.execute(_APPEND, row)
+                metrics.actions.inc()  # every action a table takes is stored first, once, by its holder
                 return
             except IntegrityError:
                 raise StaleVersion(f"version {version} of table {table_id} is already stored") from None

@@ -64,6 +64,7 @@ from ..bots import get_bot
 from ..bots.accel import compiled_playout
 from ..bots.fastdeal import layout_for
 from ..bots.hint import Hint, hint
+from . import metrics
 from .connection import Connection
 from .errors import TableError
 
@@ -145,6 +146,7 @@ class _Job:
     future: asyncio.Future[Any]
     waiters: int = 1  # callers waiting for the answer (a hint asked for twice has two)
     started: bool = False
+    asked: float = dataclasses.field(default_factory=time.monotonic)  # when it joined the queue
 
 
 class Thinkers:
@@ -341,6 +343,7 @@ class Thinkers:
             job = self._next()
             seconds = self.think_for(job.seconds)
             job.started = True
+            metrics.thinking_wait_seconds.observe(time.monotonic() - job.asked)
             self.running += 1
             self._running_of[job.owner] += 1
             task = asyncio.get_running_loop().create_task(self._work(job, seconds))
@@ -348,6 +351,7 @@ class Thinkers:
             task.add_done_callback(self._tasks.discard)
 
     async def _work(self, job: _Job, seconds: float | None) -> None:
+        start = time.monotonic()
         try:
             result = await self._execute(job.call, seconds, *job.args)
         except asyncio.CancelledError:
@@ -362,6 +366,7 @@ class Thinkers:
             if not job.future.done():
                 job.future.set_result(result)
         finally:
+            metrics.thinking_seconds.observe(time.monotonic() - start)
             self.running -= 1
             self._running_of[job.owner] -= 1
             if self._running_of[job.owner] <= 0:
