@@ -44,9 +44,9 @@ from .. import (
     Card,
     Claim,
     IllegalActionError,
+    Match,
     Phase,
     Play,
-    apply,
     check_claim,
     claim_possible,
     line_holds,
@@ -363,11 +363,14 @@ def settling_plays(state: GameState, claim: Claim, agreed: bool) -> list[Play]:
     """The cards that play out the rest of the hand so that ``claim`` comes
     true (``settling_play`` one after another), on ``state``, a copy: one
     search job for the whole hand instead of one a card."""
+    # A referee of its own on the copy checks each card as the table's will;
+    # the hand ends before anything is dealt, so its chance is never asked.
+    referee = Match(state, random.Random(0), track_turns=False)
     hand = state.hand_number
     plays = []
     while state.hand_number == hand and state.phase is Phase.PLAY:
         play = settling_play(state, claim, agreed=agreed, line=True)
-        apply(state, play)
+        referee.submit(play)
         plays.append(play)
     return plays
 
