@@ -240,7 +240,8 @@ class Store:
         self.engine: Engine = create_engine(self.url, future=True, pool_pre_ping=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self.upgraded = schema.prepare(self.engine, upgrade, "" if url is None else f" --db {url}")
+        shown = "" if url is None else f" --db {self.engine.url.render_as_string(hide_password=True)}"
+        self.upgraded = schema.prepare(self.engine, upgrade, shown)
         """The revisions before and after, when this opening upgraded the schema."""
         self._writer: Connection | None = None  # used from the event loop's thread only
 
