@@ -51,7 +51,9 @@ class Revision:
     doc: str
 
 
-def _config() -> Config:
+def alembic_config() -> Config:
+    """Alembic's settings for our migrations (run on a connection given in
+    ``attributes["connection"]``)."""
     from alembic.config import Config
 
     config = Config()
@@ -65,7 +67,7 @@ def revisions() -> tuple[Revision, ...]:
     are files of this package)."""
     from alembic.script import ScriptDirectory
 
-    script = ScriptDirectory.from_config(_config())
+    script = ScriptDirectory.from_config(alembic_config())
     found = [
         Revision(str(r.revision), r.down_revision if isinstance(r.down_revision, str) else None, r.doc or "")
         for r in script.walk_revisions()
@@ -96,7 +98,7 @@ def upgrade(db: Connection, revision: str = "head") -> None:
     on this connection (its transaction commits them)."""
     from alembic import command
 
-    config = _config()
+    config = alembic_config()
     config.attributes["connection"] = db
     command.upgrade(config, revision)
 

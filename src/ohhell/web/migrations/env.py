@@ -8,10 +8,11 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from ohhell.web import admin, scores, store
+from ohhell.web import accounts, admin, scores, store
 
 target_metadata = [store.metadata, admin.metadata]
-assert scores.scoregames_t.metadata is store.metadata  # the score sheets' table is on the store's
+# The score sheets' and the accounts' tables are on the store's metadata.
+assert scores.scoregames_t.metadata is store.metadata and accounts.accounts_t.metadata is store.metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # run by Alembic's own command line: -x db=URL, or the default SQLite file
