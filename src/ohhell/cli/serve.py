@@ -40,6 +40,13 @@ def add_parser(sub: Any) -> None:
         "(default: sqlite file $OHHELL_HOME/ohhell.db or ~/.local/share/ohhell/ohhell.db)",
     )
     serve.add_argument(
+        "--accounts",
+        choices=("off", "optional", "required"),
+        default="optional",
+        help="players' accounts: optional (default: guests play as ever, and may sign up), required "
+        "(only signed-in people make or join tables), or off",
+    )
+    serve.add_argument(
         "--no-upgrade",
         action="store_true",
         help="refuse a database made by an older version instead of upgrading its schema at start "
@@ -383,6 +390,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "think_workers": max(1, default_workers() // args.workers),
             "broker": args.broker,
             "review_budget": args.review_budget,
+            "accounts": args.accounts,
         }
         app = create_app(**settings, limits=limits)
     except Exception as err:  # a bad --db URL or limit names itself
