@@ -34,7 +34,7 @@ with warnings.catch_warnings():
 from web_support import choices, connect, make_app, new_table, play_all
 
 from ohhell.cli import main
-from ohhell.web import accounts, admin, schema, scores
+from ohhell.web import accounts, admin, ratings, schema, scores
 from ohhell.web.store import ChatRow, Store, metadata
 
 POSTGRES = os.environ.get("OHHELL_TEST_POSTGRES")
@@ -96,7 +96,7 @@ def _forget_revision(url: str) -> None:
 
 
 def test_the_migrations_build_exactly_the_tables_the_code_declares(db_url: str) -> None:
-    assert scores.scoregames_t.metadata is metadata and accounts.accounts_t.metadata is metadata
+    assert all(t.metadata is metadata for t in (scores.scoregames_t, accounts.accounts_t, ratings.ratings_t))
     store = Store(db_url)
     store.close()
     assert _differences(db_url) == []

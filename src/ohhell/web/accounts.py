@@ -53,6 +53,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.schema import Index, PrimaryKeyConstraint
 
+from . import ratings  # noqa: F401 - its tables name accounts: delete() clears them too
 from .errors import TableError
 from .store import metadata, seats_t, tables_t
 
@@ -156,6 +157,15 @@ def pseudonym(account_id: str) -> str:
 
 def _account(row: Any) -> Account:
     return Account(row.id, row.name, row.created, bool(row.disabled), bool(row.public))
+
+
+def seat_owners(engine: Engine, table_id: str) -> dict[int, str]:
+    """The accounts that played the table's seats, by seat."""
+    query = select(account_seats_t.c.seat, account_seats_t.c.account_id).where(
+        account_seats_t.c.table_id == table_id
+    )
+    with engine.connect() as db:
+        return {seat: account for seat, account in db.execute(query).all()}
 
 
 class Accounts:
@@ -332,8 +342,11 @@ class Accounts:
                     .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
                     .values(name=alias)
                 )
-            db.execute(delete(account_seats_t).where(account_seats_t.c.account_id == account_id))
-            db.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
+            # Every row that names the account (sessions, seats, ratings...),
+            # the tables that refer to others first.
+            for table in reversed(metadata.sorted_tables):
+                if "account_id" in table.c:
+                    db.execute(delete(table).where(table.c.account_id == account_id))
             db.execute(delete(accounts_t).where(accounts_t.c.id == account_id))
 
     # --- Seats played ---

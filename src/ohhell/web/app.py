@@ -638,6 +638,7 @@ class Server:
             return
         if found is None:  # pragma: no cover - legal actions exist
             return
+        table.hint_given(conn.seat)
         conn.post_json(
             {
                 "type": "hint",

@@ -8,11 +8,13 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from ohhell.web import accounts, admin, scores, store
+from ohhell.web import accounts, admin, ratings, scores, store
 
 target_metadata = [store.metadata, admin.metadata]
-# The score sheets' and the accounts' tables are on the store's metadata.
-assert scores.scoregames_t.metadata is store.metadata and accounts.accounts_t.metadata is store.metadata
+# The score sheets', the accounts' and the ratings' tables are on the store's metadata.
+assert all(
+    t.metadata is store.metadata for t in (scores.scoregames_t, accounts.accounts_t, ratings.ratings_t)
+)
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # run by Alembic's own command line: -x db=URL, or the default SQLite file
