@@ -4,6 +4,7 @@ matches, once a table; bots as fixed landmarks; what is not rated."""
 from __future__ import annotations
 
 import random
+import re
 import warnings
 from pathlib import Path
 
@@ -136,3 +137,41 @@ def test_play_now_signed_in_is_rated_and_a_hint_makes_it_unrated(tmp_path: Path)
         assert outcomes[0] == "rated" and "hints" in str(outcomes[1])
         account = Accounts(engine).by_name("Ann")
         assert account is not None and rating_of(engine, account.id).matches == 1
+
+
+def test_a_private_profile_is_not_served_and_the_leaderboard_lists_the_public_with_bots(
+    tmp_path: Path,
+) -> None:
+    app = with_addresses(make_app(str(tmp_path / "t.db")))
+    store = Store(f"sqlite:///{tmp_path / 't.db'}")
+    accounts = Accounts(store.engine)
+    ann = accounts.sign_up("Ann", PASSWORD)
+    bob = accounts.sign_up("Bob", PASSWORD)
+    for n in range(6):  # six rated matches each: enough to be listed
+        _table(store, f"m{n}")
+        entrants = [Entrant(0, 50, account=ann.id), Entrant(1, 40, account=bob.id)]
+        entrants += [Entrant(2, 30, level="beginner"), Entrant(3, 10, level="random")]
+        assert rate_table(store.engine, f"m{n}", PRESETS["pagat"], entrants) == "rated"
+    accounts.set_public(ann.id, True)
+    store.close()
+    with TestClient(app) as client:
+        # Bob keeps his profile private: to others it is the same 404 as no player at all.
+        unknown = client.get("/api/players/Nobody")
+        private = client.get("/api/players/bob")
+        assert private.status_code == unknown.status_code == 404 and private.json() == unknown.json()
+        shown = client.get("/api/players/ann").json()
+        assert shown["name"] == "Ann" and len(shown["matches"]) == 6 and shown["rating"]["matches"] == 6
+        rows = client.get("/api/leaderboard").json()["rows"]
+        names = [r.get("name") or r.get("bot") for r in rows]
+        assert "Ann" in names and "Bob" not in names and {"random", "beginner", "intermediate"} <= set(names)
+        assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
+        # Bob sees his own profile, signed in.
+        r = client.post(
+            "/api/account/signin", json={"name": "Bob", "password": PASSWORD}, headers=from_address("b")
+        )
+        assert r.status_code == 200
+        assert client.get("/api/players/Bob").json()["rating"]["matches"] == 6
+        me = client.get("/api/account").json()["account"]
+        assert me["rating"]["matches"] == 6
+        standing = me["rating"]["standing"]
+        assert re.match(r"[\d,]+\??: (between|above|below) ", standing), standing

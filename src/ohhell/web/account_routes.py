@@ -34,6 +34,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from . import ratings
 from .accounts import WRONG, Account, Accounts
 from .errors import TableError
 from .guard import Quotas, client_address, trusted_proxies
@@ -43,6 +44,7 @@ from .store import Store, meta_t
 COOKIE: Final = "ohhell_session"
 COOKIE_DAYS: Final = 30
 MODES: Final = ("off", "optional", "required")
+LEADERBOARD_LEAST: Final = 5  # rated matches before a player is listed
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -163,7 +165,13 @@ class AccountRoutes:
         account = await self.signed_in(request)
         body: dict[str, Any] = {"accounts": self.mode, "account": None}
         if account is not None:
-            body["account"] = {"name": account.name, "public": account.public, "created": account.created}
+            rating = await asyncio.to_thread(ratings.rating_of, self.accounts.engine, account.id)
+            body["account"] = {
+                "name": account.name,
+                "public": account.public,
+                "created": account.created,
+                "rating": _rating_json(rating),
+            }
         response = JSONResponse(body)
         response.headers["cache-control"] = "no-store"
         return response
@@ -246,6 +254,42 @@ class AccountRoutes:
             },
         )
 
+    async def history(self, request: Request) -> Response:
+        """The signed-in person's rated matches and their rating after each."""
+        account = await self._account(request)
+        rows = await asyncio.to_thread(ratings.history, self.accounts.engine, account.id)
+        return JSONResponse({"matches": rows}, headers={"cache-control": "no-store"})
+
+    async def player(self, request: Request) -> Response:
+        """A player's public profile: the same 404 for a name that does not
+        exist and for one whose person keeps it private."""
+        name = request.path_params["name"]
+        account = await asyncio.to_thread(self.accounts.by_name, name) if len(name) <= 64 else None
+        me = await self.signed_in(request)
+        if (
+            account is None
+            or account.disabled
+            or not (account.public or (me is not None and me.id == account.id))
+        ):
+            raise TableError("no such player, or their profile is private", status=404)
+        engine = self.accounts.engine
+        rating = await asyncio.to_thread(ratings.rating_of, engine, account.id)
+        rows = await asyncio.to_thread(ratings.history, engine, account.id)
+        return JSONResponse({"name": account.name, "rating": _rating_json(rating), "matches": rows})
+
+    async def leaderboard(self, request: Request) -> Response:
+        """The best ratings of the players who chose to be seen, with at least
+        ``LEADERBOARD_LEAST`` rated matches and one in the last 30 days, and
+        the bots' landmarks among them."""
+        import time
+
+        names = await asyncio.to_thread(self.accounts.public_names)
+        since = time.time() - 30 * 86400
+        rows = await asyncio.to_thread(
+            ratings.leaderboard, self.accounts.engine, names, least=LEADERBOARD_LEAST, since=since
+        )
+        return JSONResponse({"least": LEADERBOARD_LEAST, "days": 30, "rows": rows})
+
     async def seats(self, request: Request) -> Response:
         """Make the seats whose tokens this browser holds the account's (a
         guest who signs up keeps the matches they played)."""
@@ -296,6 +340,15 @@ class AccountRoutes:
         return endpoint
 
 
+def _rating_json(rating: ratings.Rating) -> dict[str, Any]:
+    return {
+        "rating": rating.shown,
+        "provisional": rating.provisional,
+        "matches": rating.matches,
+        "standing": ratings.standing_words(rating),
+    }
+
+
 def _guarded(handler: Handler) -> Handler:
     async def endpoint(request: Request) -> Response:
         try:
@@ -322,4 +375,7 @@ def account_routes(routes: AccountRoutes) -> list[Route]:
         Route("/api/account/delete", _guarded(routes.delete), methods=post),
         Route("/api/account/data", _guarded(routes.data)),
         Route("/api/account/seats", _guarded(routes.seats), methods=post),
+        Route("/api/account/history", _guarded(routes.history)),
+        Route("/api/players/{name}", _guarded(routes.player)),
+        Route("/api/leaderboard", _guarded(routes.leaderboard)),
     ]

@@ -244,6 +244,14 @@ class Accounts:
             row = db.execute(select(accounts_t).where(accounts_t.c.name_key == name_key(name))).first()
         return _account(row) if row is not None else None
 
+    def public_names(self) -> dict[str, str]:
+        """The accounts whose person chose to be seen, id -> name."""
+        query = select(accounts_t.c.id, accounts_t.c.name).where(
+            accounts_t.c.public.is_(True), accounts_t.c.disabled.is_(False)
+        )
+        with self.engine.connect() as db:
+            return {account_id: name for account_id, name in db.execute(query).all()}
+
     def by_id(self, account_id: str) -> Account | None:
         with self.engine.connect() as db:
             row = db.execute(select(accounts_t).where(accounts_t.c.id == account_id)).first()

@@ -283,3 +283,53 @@ def rate_finished(
         for seat, (kind, level) in enumerate(seats)
     ]
     return rate_table(engine, table_id, rules, entrants)
+
+
+def history(engine: Engine, account: str) -> list[dict[str, object]]:
+    """The account's rated matches, oldest first: table, when, place, and its
+    rating before and after (shown)."""
+    query = (
+        select(rating_changes_t)
+        .where(rating_changes_t.c.account_id == account)
+        .order_by(rating_changes_t.c.at)
+    )
+    with engine.connect() as db:
+        rows = db.execute(query).all()
+    return [
+        {
+            "table": r.table_id,
+            "at": r.at,
+            "place": r.place,
+            "players": r.players,
+            "before": shown(r.mu_before),
+            "after": shown(r.mu_after),
+            "provisional": provisional(r.sigma_after),
+        }
+        for r in rows
+    ]
+
+
+def leaderboard(
+    engine: Engine, names: dict[str, str], *, least: int = 5, since: float = 0.0, most: int = 100
+) -> list[dict[str, object]]:
+    """The best ratings among ``names`` (account -> name: the accounts that may
+    be listed) with at least ``least`` rated matches, the last after
+    ``since``; then the bots' landmarks among them, marked as bots."""
+    query = (
+        select(ratings_t)
+        .where(ratings_t.c.matches >= least, ratings_t.c.updated >= since)
+        .order_by(ratings_t.c.mu.desc())
+    )
+    with engine.connect() as db:
+        rows = [r for r in db.execute(query).all() if r.account_id in names][:most]
+    entries: list[dict[str, object]] = [
+        {
+            "name": names[r.account_id],
+            "rating": shown(r.mu),
+            "matches": r.matches,
+            "provisional": provisional(r.sigma),
+        }
+        for r in rows
+    ]
+    entries += [{"bot": level, "rating": shown(mu)} for level, (mu, _) in landmarks().items()]
+    return sorted(entries, key=lambda e: -int(str(e["rating"])))
