@@ -291,7 +291,6 @@ def test_a_table_ordered_closed_while_no_server_ran_is_closed_at_the_next_start(
     from ohhell.web.store import Store
 
     store = Store(f"sqlite:///{db}")
-    admin.prepare(store.engine)
     admin.give_order(store.engine, "close", made["table"])
     store.close()
     with TestClient(make_app(db)) as client:

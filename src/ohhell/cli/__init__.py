@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import RulesError, __version__
-from . import admin, play, replay, review, score, scoresheet, serve, simulate, tournament
+from . import accounts, admin, db, play, replay, review, score, scoresheet, serve, simulate, tournament
 from .common import CommandParser, HelpFormatter, examples
 
 
@@ -35,7 +35,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     # One module per command, each adding its own parser; a command's
     # libraries (the web server, the PDF writer) load only when it runs.
-    for command in (play, serve, admin, score, scoresheet, simulate, replay, review, tournament):
+    for command in (
+        play,
+        serve,
+        admin,
+        accounts,
+        db,
+        score,
+        scoresheet,
+        simulate,
+        replay,
+        review,
+        tournament,
+    ):
         command.add_parser(sub)
     return parser
 

@@ -40,6 +40,19 @@ def add_parser(sub: Any) -> None:
         "(default: sqlite file $OHHELL_HOME/ohhell.db or ~/.local/share/ohhell/ohhell.db)",
     )
     serve.add_argument(
+        "--accounts",
+        choices=("off", "optional", "required"),
+        default="optional",
+        help="players' accounts: optional (default: guests play as ever, and may sign up), required "
+        "(only signed-in people make or join tables), or off",
+    )
+    serve.add_argument(
+        "--no-upgrade",
+        action="store_true",
+        help="refuse a database made by an older version instead of upgrading its schema at start "
+        "(then back it up and run ohhell db upgrade)",
+    )
+    serve.add_argument(
         "--broker",
         metavar="URL",
         help="a Redis URL (redis://host:6379/0): several server processes, on this machine or others, "
@@ -349,8 +362,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             idle_lifetime=args.idle_lifetime * 3600,
             origins=frozenset(o.rstrip("/") for o in args.allow_origin),
         )
-        store = Store(args.db)  # a bad --db URL fails here, with its reason, not inside uvicorn
+        # A bad --db URL fails here, with its reason, not inside uvicorn; an
+        # older schema is upgraded here, once, before any worker starts.
+        store = Store(args.db, upgrade=not args.no_upgrade)
         where = database_words(store.url)
+        if store.upgraded is not None:
+            from ..web.schema import describe
+
+            before, after = store.upgraded
+            where += f"\nohhell serve: upgraded the database from {describe(before)} to {describe(after)}"
         shared = store.engine.dialect.name != "sqlite"
         store.close()
         if args.broker and not shared:
@@ -370,6 +390,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "think_workers": max(1, default_workers() // args.workers),
             "broker": args.broker,
             "review_budget": args.review_budget,
+            "accounts": args.accounts,
         }
         app = create_app(**settings, limits=limits)
     except Exception as err:  # a bad --db URL or limit names itself

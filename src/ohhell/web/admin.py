@@ -30,7 +30,6 @@ from sqlalchemy import (
     func,
     insert,
     select,
-    text,
 )
 from sqlalchemy.engine import Engine
 
@@ -58,16 +57,6 @@ orders_t = Table(
 KINDS: Final = ("close", "ban", "unban", "announce")
 MAX_NOTICE: Final = 300  # characters in a notice: a sentence or two
 CLOSE_WORDS: Final = "The server's host closed this table."
-
-
-def prepare(engine: Engine) -> None:
-    """Make the two tables if the database lacks them (a database made
-    before they existed gains them without a migration)."""
-    with engine.begin() as db:
-        if engine.dialect.name == "postgresql":
-            # Several processes starting at once would race to make them (as in store.py).
-            db.execute(text("SELECT pg_advisory_xact_lock(7405602)"))
-        metadata.create_all(db)
 
 
 def network(text: str) -> str:
@@ -256,7 +245,6 @@ __all__ = [
     "notice_words",
     "open_tables",
     "orders_after",
-    "prepare",
     "table_status",
     "unban",
     "unfinished_closes",

@@ -39,6 +39,7 @@ from .. import (
 )
 from ..analysis import Budget
 from ..bots import level_refusal, opponent_levels
+from .account_routes import AccountRoutes, account_routes
 from .chat import parse_mutes
 from .cluster import Cluster
 from .connection import QUEUE_LIMIT
@@ -173,8 +174,10 @@ class Server:
         think_workers: int = 0,
         broker: str | None = None,
         review_budget: Budget | None = None,
+        accounts: str = "optional",
     ) -> None:
         self.store_url = store_url
+        self.accounts = AccountRoutes(self, accounts)  # off, optional or required (account_routes.py)
         self.broker = broker  # Redis, when several processes serve one database (cluster.py)
         self.relay: Relay | None = None
         self.think_workers = think_workers
@@ -635,6 +638,7 @@ class Server:
             return
         if found is None:  # pragma: no cover - legal actions exist
             return
+        table.hint_given(conn.seat)
         conn.post_json(
             {
                 "type": "hint",
@@ -682,6 +686,7 @@ def create_app(
     think_workers: int = 0,
     broker: str | None = None,
     review_budget: Budget | float = 1.0,
+    accounts: str = "optional",
 ) -> Starlette:
     """The web application; ``store_url`` is an SQLAlchemy URL (SQLite by default).
     ``clock`` is new tables' seconds per decision (0: none); ``change_grace``
@@ -693,7 +698,8 @@ def create_app(
     then replayed in worker processes too); ``broker`` a Redis URL when
     several processes serve the same database (cluster.py); ``review_budget``
     how hard a post-game review thinks: a ``Budget``, or a share of the
-    default one (reviews.py)."""
+    default one (reviews.py); ``accounts`` off, optional or required
+    (account_routes.py)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)
@@ -709,7 +715,9 @@ def create_app(
         think_workers=think_workers,
         broker=broker,
         review_budget=review_budget if isinstance(review_budget, Budget) else Budget.scaled(review_budget),
+        accounts=accounts,
     )
+    seating = server.accounts.seating
 
     def guarded(handler: Any) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -741,17 +749,18 @@ def create_app(
         Route("/t/{table}", page("table")),
         Route("/replay", page("replay")),
         Route("/api/options", guarded(server.options)),
-        Route("/api/play-now", guarded(server.play_now), methods=["POST"]),
-        Route("/api/tables", guarded(server.new_table), methods=["POST"]),
+        Route("/api/play-now", guarded(seating(server.play_now)), methods=["POST"]),
+        Route("/api/tables", guarded(seating(server.new_table)), methods=["POST"]),
         Route("/api/lobby", guarded(server.lobby)),
         Route("/api/tables/{table}", guarded(server.show)),
-        Route("/api/tables/{table}/join", guarded(server.join), methods=["POST"]),
+        Route("/api/tables/{table}/join", guarded(seating(server.join)), methods=["POST"]),
         Route("/api/tables/{table}/fill", guarded(server.fill), methods=["POST"]),
         Route("/api/tables/{table}/start", guarded(server.start), methods=["POST"]),
         Route("/api/tables/{table}/rematch", guarded(server.rematch), methods=["POST"]),
         Route("/api/tables/{table}/record", guarded(server.record)),
         Route("/api/replay", guarded(server.replay), methods=["POST"]),
         *score_routes(server),
+        *account_routes(server.accounts),
         *review_routes(server.reviews, server._at_table),
         WebSocketRoute("/ws/{table}", server.websocket),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),

@@ -139,6 +139,7 @@ _WORDS: Final = {
     "sockets": "connections",
     "replays": "replays",
     "reviews": "reviews",
+    "signups": "new accounts",
 }
 
 
@@ -237,6 +238,8 @@ class Quotas:
         on_flood: Callable[[str], None] | None = None,
         replays: str | None = "10/minute",
         reviews: str | None = "6/hour",
+        signups: str | None = "10/hour",
+        signins: str | None = "10/minute",
     ) -> None:
         self._limiter = MovingWindowRateLimiter(WindowStorage())
         self._shared: MovingWindowRateLimiter | None = None  # in Redis, once share() is called
@@ -252,6 +255,9 @@ class Quotas:
             "sockets": parse(sockets) if sockets else None,
             "replays": parse(replays) if replays else None,
             "reviews": parse(reviews) if reviews else None,
+            "signups": parse(signups) if signups else None,
+            # Wrong passwords, counted per account and per address apart.
+            "signins": parse(signins) if signins else None,
         }
 
     def share(self, broker: str, group: str) -> None:
@@ -284,6 +290,27 @@ class Quotas:
                     self._complained = now
                     log.warning("quotas: the broker failed (%s); counting in this process meanwhile", err)
         return self._limiter.hit(item, what, address)
+
+    def allows(self, what: str, key: str) -> bool:
+        """Whether ``key`` (an address, or an account's name) has room left in
+        ``what``'s window, without counting anything: tries that must be
+        refused before their work is done (a password checked) ask this
+        first and ``count`` only the ones that failed."""
+        item = self._items[what]
+        if item is None:
+            return True
+        if self._shared is not None and time.monotonic() >= self._shared_after:
+            try:
+                return self._shared.test(item, what, key)
+            except StorageError:
+                self._shared_after = time.monotonic() + SHARED_RETRY
+        return self._limiter.test(item, what, key)
+
+    def count(self, what: str, key: str) -> None:
+        """Count one of ``what`` for ``key`` (see ``allows``)."""
+        item = self._items[what]
+        if item is not None:
+            self._hit(item, what, key)
 
     def take(self, what: str, address: str) -> None:
         """Count one creation of ``what`` by ``address``; ``TableError`` (429)

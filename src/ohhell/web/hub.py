@@ -71,6 +71,44 @@ class Hub:
         self.cluster: Cluster | None = None  # other processes serving the same database, if any
         self.relay: Relay | None = None
         self.lobby = Lobby(store)  # the home page's list of open public tables
+        self.rating = True  # finished matches are rated (off with accounts off)
+        self._rating: set[asyncio.Task[None]] = set()
+
+    def finished(self, table: LiveTable) -> None:
+        """The match at ``table`` is over: rate it (ratings.py), in a thread.
+        Rating is once per table whoever calls, so a restart that finds the
+        match over again changes nothing."""
+        if not self.rating:
+            return
+        seats = [(s.kind, s.level) for s in table.seats]
+        totals = list(table.state.totals)
+        args = (table.id, table.rules, seats, totals, set(table.hinted))
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # a table loaded outside the server (a tool): rated in place
+            self._rate(*args)
+            return
+        task = loop.create_task(asyncio.to_thread(self._rate, *args))
+        self._rating.add(task)
+        task.add_done_callback(self._rating.discard)
+
+    def _rate(
+        self,
+        table_id: str,
+        rules: Rules,
+        seats: list[tuple[str, str | None]],
+        totals: list[int],
+        hinted: set[int],
+    ) -> None:
+        from .accounts import seat_owners
+        from .ratings import rate_finished
+
+        try:
+            owners = seat_owners(self.store.engine, table_id)
+            outcome = rate_finished(self.store.engine, table_id, rules, seats, totals, owners, hinted)
+            log.info("table %s: %s", table_id, outcome)
+        except Exception:
+            log.exception("table %s: the match could not be rated", table_id)
 
     def join_cluster(self, cluster: Cluster, relay: Relay) -> None:
         """Serve alongside other processes on the same database (cluster.py):

@@ -69,7 +69,6 @@ class Ops:
         logs.configure_from_environment()
         metrics.count_errors()
         engine = server.store.engine
-        await asyncio.to_thread(admin.prepare, engine)
         self.bans.set([n for n, _, _ in await asyncio.to_thread(admin.barred_networks, engine)])
         self._last_order = await asyncio.to_thread(admin.last_order, engine)
         for table_id in await asyncio.to_thread(admin.unfinished_closes, engine):

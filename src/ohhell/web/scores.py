@@ -34,7 +34,6 @@ import json
 import re
 import secrets
 import time
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -89,15 +88,6 @@ Json = dict[str, Any]
 
 # --- Storage ---
 
-_ready: weakref.WeakSet[Engine] = weakref.WeakSet()
-
-
-def _ensure_table(engine: Engine) -> None:
-    """Create the table if ``Store`` was made before this module was imported."""
-    if engine not in _ready:
-        scoregames_t.create(engine, checkfirst=True)
-        _ready.add(engine)
-
 
 @dataclass(frozen=True, slots=True)
 class ScoreRow:
@@ -126,7 +116,6 @@ def is_sheet_id(value: str) -> bool:
 
 def create_sheet(engine: Engine, game: ScoreGame) -> tuple[str, str]:
     """Store a new sheet; returns (its id, the edit token). Only the token's hash is kept."""
-    _ensure_table(engine)
     sheet_id = secrets.token_urlsafe(9)
     token = new_token()
     now = time.time()
@@ -148,7 +137,6 @@ def create_sheet(engine: Engine, game: ScoreGame) -> tuple[str, str]:
 def load_sheet(engine: Engine, sheet_id: str) -> ScoreRow | None:
     if not is_sheet_id(sheet_id):
         return None
-    _ensure_table(engine)
     with engine.connect() as db:
         row = db.execute(select(scoregames_t).where(scoregames_t.c.id == sheet_id)).first()
     if row is None:
@@ -169,7 +157,6 @@ def save_sheet(engine: Engine, row: ScoreRow, game: ScoreGame, undo: list[Json])
 
     Raises ``Conflict`` when the revision in the database is no longer ``row.revision``.
     """
-    _ensure_table(engine)
     with engine.begin() as db:
         done = db.execute(
             update(scoregames_t)
@@ -187,7 +174,6 @@ def save_sheet(engine: Engine, row: ScoreRow, game: ScoreGame, undo: list[Json])
 
 
 def sheet_ids(engine: Engine) -> list[str]:
-    _ensure_table(engine)
     with engine.connect() as db:
         return [r.id for r in db.execute(select(scoregames_t.c.id).order_by(scoregames_t.c.created))]
 

@@ -51,7 +51,6 @@ from sqlalchemy import (
     insert,
     or_,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -229,19 +228,21 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 class Store:
     """The database behind every table; see the module docstring."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, upgrade: bool = True) -> None:
+        """Open the database and bring its schema to this version's
+        (schema.py): with ``upgrade`` false an older schema is refused with
+        the command that upgrades it (``schema.SchemaError``)."""
+        from . import schema
+
         self.url = url or default_url()
         # A pooled connection is checked before use: after a restart of the
         # database the dead ones are replaced instead of failing a request.
         self.engine: Engine = create_engine(self.url, future=True, pool_pre_ping=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        with self.engine.begin() as db:
-            if self.engine.dialect.name == "postgresql":
-                # Several processes starting at once on a new database
-                # (ohhell serve --workers) would race to make the tables.
-                db.execute(text("SELECT pg_advisory_xact_lock(7405601)"))
-            metadata.create_all(db)
+        shown = "" if url is None else f" --db {self.engine.url.render_as_string(hide_password=True)}"
+        self.upgraded = schema.prepare(self.engine, upgrade, shown)
+        """The revisions before and after, when this opening upgraded the schema."""
         self._writer: Connection | None = None  # used from the event loop's thread only
 
     def group_id(self) -> str:

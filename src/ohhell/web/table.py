@@ -81,6 +81,8 @@ class Host(Protocol):
 
     async def reload(self, table: LiveTable) -> None: ...
 
+    def finished(self, table: LiveTable) -> None: ...
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
@@ -142,6 +144,8 @@ class LiveTable:
                 raise ValueError(
                     f"table {self.id}: stored action {i} ({line!r}) cannot be replayed: {err}"
                 ) from None
+        # The seats that asked for a hint: a match is not rated for them (ratings.py).
+        self.hinted = {int(s) for s in row.settings.get("hinted", "").split(",") if s.isdigit()}
         # The referee. Deals come from the table's seed and the hand number,
         # so a restarted server deals what it would have dealt. After a
         # restart every seat's turn starts again at the stored version (an
@@ -150,10 +154,12 @@ class LiveTable:
         self.match = Match(
             state, seeded_chance(f"ohhell-serve:{self.seed}"), clock=hub.now, change_grace=hub.change_grace
         )
-        if self.state.phase is Phase.OVER and self.status != "over":
-            # The server stopped between storing the last action and the status.
-            self.status = "over"
-            hub.store.set_status(self.id, "over")
+        if self.state.phase is Phase.OVER:
+            if self.status != "over":
+                # The server stopped between storing the last action and the status.
+                self.status = "over"
+                hub.store.set_status(self.id, "over")
+            hub.finished(self)  # or before the match was rated (rating is once a table)
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.spectators = 0
@@ -593,7 +599,14 @@ class LiveTable:
         if st.phase is Phase.OVER and self.status != "over":
             self.status = "over"
             self.hub.store.set_status(self.id, "over")
+            self.hub.finished(self)
             self.broadcast_table()
+
+    def hint_given(self, seat: int) -> None:
+        """A hint went to ``seat``: kept, so the match is not rated for it."""
+        if seat not in self.hinted:
+            self.hinted.add(seat)
+            self.hub.store.set_setting(self.id, "hinted", ",".join(map(str, sorted(self.hinted))))
 
     def _after_change(self) -> None:
         self.touched = self.hub.now()

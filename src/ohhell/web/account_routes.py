@@ -1,0 +1,381 @@
+"""Accounts over HTTP: signing up and in, the session cookie, and what a
+signed-in person may do with their account (docs/web.md, "Accounts").
+
+The cookie (``ohhell_session``) is HttpOnly (no script reads it), SameSite=Lax
+(another site's page cannot send it with a post), Secure when the page came
+over TLS, and signed with a key kept in the database, so every process
+knows it and a cookie that was not made here is refused before the database
+is asked. Cross-site posts are refused anyway: every post must be JSON, and
+the guard refuses another site's ``Origin`` (guard.py).
+
+Wrong passwords are counted per account and per address (``signins``): past
+the limit every try is refused before any password is checked, so guessing
+costs the guesser time, not the server. Signing in with a name that has no
+account takes as long and reads the same as a wrong password.
+
+``--accounts off`` serves none of this; ``required`` lets only signed-in
+people make, join or play a table (``require``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, Protocol
+
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from . import ratings
+from .accounts import WRONG, Account, Accounts
+from .errors import TableError
+from .guard import Quotas, client_address, trusted_proxies
+from .requests import json_body
+from .store import Store, meta_t
+
+COOKIE: Final = "ohhell_session"
+COOKIE_DAYS: Final = 30
+MODES: Final = ("off", "optional", "required")
+LEADERBOARD_LEAST: Final = 5  # rated matches before a player is listed
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class AccountHost(Protocol):
+    store: Store | None
+    quotas: Quotas
+
+
+def _cookie_key(store: Store) -> bytes:
+    """The key cookies are signed with: made by the first process that asks,
+    kept in the database so that every process has the same."""
+    with store.engine.connect() as db:
+        found = db.execute(select(meta_t.c.value).where(meta_t.c.name == "cookie_key")).scalar()
+    if found is None:
+        try:
+            with store.engine.begin() as db:
+                db.execute(insert(meta_t).values(name="cookie_key", value=secrets.token_hex(32)))
+        except IntegrityError:
+            pass  # another process made it first
+        with store.engine.connect() as db:
+            found = db.execute(select(meta_t.c.value).where(meta_t.c.name == "cookie_key")).scalar_one()
+    return bytes.fromhex(str(found))
+
+
+def _sign(key: bytes, token: str) -> str:
+    mac = hmac.new(key, token.encode(), hashlib.sha256).digest()[:16]
+    return token + "." + base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+
+def _unsign(key: bytes, value: str) -> str | None:
+    token, _, _ = value.rpartition(".")
+    if not token or len(value) > 200:
+        return None
+    return token if hmac.compare_digest(_sign(key, token), value) else None
+
+
+def _over_tls(request: Request) -> bool:
+    if request.url.scheme == "https":
+        return True
+    client = request.scope.get("client")
+    peer = str(client[0]) if client else ""
+    return trusted_proxies().trusts(peer) and request.headers.get("x-forwarded-proto", "") == "https"
+
+
+class AccountRoutes:
+    """The account routes of one server process."""
+
+    def __init__(self, server: AccountHost, mode: str = "optional") -> None:
+        if mode not in MODES:
+            raise ValueError(f"accounts {mode!r}: say off, optional or required")
+        self.server = server
+        self.mode = mode
+        self._accounts: Accounts | None = None
+        self._key: bytes | None = None
+
+    @property
+    def accounts(self) -> Accounts:
+        if self._accounts is None:
+            assert self.server.store is not None, "the store opens with the application"
+            self._accounts = Accounts(self.server.store.engine)
+            self._key = _cookie_key(self.server.store)
+        return self._accounts
+
+    # --- The session of a request ---
+
+    def _token(self, request: Request) -> str | None:
+        value = request.cookies.get(COOKIE)
+        if not value:
+            return None
+        self.accounts  # noqa: B018 - makes the key
+        assert self._key is not None
+        return _unsign(self._key, value)
+
+    async def signed_in(self, request: Request) -> Account | None:
+        """The account whose session the request carries, or None."""
+        if self.mode == "off":
+            return None
+        token = self._token(request)
+        if token is None:
+            return None
+        return await asyncio.to_thread(self.accounts.session, token)
+
+    async def require(self, request: Request) -> None:
+        """Refuse a guest where the host requires accounts."""
+        if self.mode == "required" and await self.signed_in(request) is None:
+            raise TableError("sign in to play on this server", status=401)
+
+    def _with_session(self, response: Response, request: Request, token: str) -> Response:
+        assert self._key is not None
+        response.set_cookie(
+            COOKIE,
+            _sign(self._key, token),
+            max_age=COOKIE_DAYS * 86400,
+            path="/",
+            httponly=True,
+            samesite="lax",
+            secure=_over_tls(request),
+        )
+        response.headers["cache-control"] = "no-store"
+        return response
+
+    @staticmethod
+    def _without_session(response: Response) -> Response:
+        response.delete_cookie(COOKIE, path="/")
+        response.headers["cache-control"] = "no-store"
+        return response
+
+    async def _account(self, request: Request) -> Account:
+        account = await self.signed_in(request)
+        if account is None:
+            raise TableError("you are not signed in", status=401)
+        return account
+
+    # --- Routes ---
+
+    async def me(self, request: Request) -> Response:
+        account = await self.signed_in(request)
+        body: dict[str, Any] = {"accounts": self.mode, "account": None}
+        if account is not None:
+            rating = await asyncio.to_thread(ratings.rating_of, self.accounts.engine, account.id)
+            body["account"] = {
+                "name": account.name,
+                "public": account.public,
+                "created": account.created,
+                "rating": _rating_json(rating),
+            }
+        response = JSONResponse(body)
+        response.headers["cache-control"] = "no-store"
+        return response
+
+    async def sign_up(self, request: Request) -> Response:
+        data = await json_body(request)
+        self.server.quotas.take("signups", client_address(request.scope))
+        account = await asyncio.to_thread(self.accounts.sign_up, data.get("name"), data.get("password"))
+        token = await asyncio.to_thread(
+            self.accounts.open_session, account, request.headers.get("user-agent", "")
+        )
+        return self._with_session(JSONResponse({"account": {"name": account.name}}), request, token)
+
+    async def sign_in(self, request: Request) -> Response:
+        data = await json_body(request)
+        name = data.get("name")
+        address = client_address(request.scope)
+        keys = [f"address:{address}"]
+        if isinstance(name, str) and len(name) <= 100:
+            keys.append("name:" + name.casefold())
+        quotas = self.server.quotas
+        if not all(quotas.allows("signins", key) for key in keys):
+            raise TableError("too many wrong passwords: wait a minute and try again", "busy", status=429)
+        account = await asyncio.to_thread(self.accounts.verify, name, data.get("password"))
+        if account is None:
+            for key in keys:
+                quotas.count("signins", key)
+            raise TableError(WRONG, status=401)
+        token = await asyncio.to_thread(
+            self.accounts.open_session, account, request.headers.get("user-agent", "")
+        )
+        return self._with_session(JSONResponse({"account": {"name": account.name}}), request, token)
+
+    async def sign_out(self, request: Request) -> Response:
+        token = self._token(request)
+        if token is not None:
+            await asyncio.to_thread(self.accounts.close_session, token)
+        return self._without_session(JSONResponse({"signed_out": True}))
+
+    async def sign_out_everywhere(self, request: Request) -> Response:
+        account = await self._account(request)
+        ended = await asyncio.to_thread(self.accounts.close_sessions, account.id)
+        return self._without_session(JSONResponse({"signed_out": ended}))
+
+    async def password(self, request: Request) -> Response:
+        account = await self._account(request)
+        data = await json_body(request)
+        keep = self._token(request)
+        await asyncio.to_thread(
+            self.accounts.change_password, account, data.get("old"), data.get("new"), keep
+        )
+        return JSONResponse({"changed": True})
+
+    async def public(self, request: Request) -> Response:
+        account = await self._account(request)
+        data = await json_body(request)
+        if type(data.get("public")) is not bool:
+            raise TableError('"public" must be true or false')
+        await asyncio.to_thread(self.accounts.set_public, account.id, data["public"])
+        return JSONResponse({"public": data["public"]})
+
+    async def delete(self, request: Request) -> Response:
+        account = await self._account(request)
+        data = await json_body(request)
+        confirmed = await asyncio.to_thread(self.accounts.verify, account.name, data.get("password"))
+        if confirmed is None or confirmed.id != account.id:
+            raise TableError("give your password to delete the account", status=403)
+        await asyncio.to_thread(self.accounts.delete, account.id)
+        return self._without_session(JSONResponse({"deleted": True}))
+
+    async def data(self, request: Request) -> Response:
+        account = await self._account(request)
+        body = await asyncio.to_thread(self.accounts.data, account)
+        return Response(
+            json.dumps(body, indent=2, ensure_ascii=False),
+            media_type="application/json",
+            headers={
+                "content-disposition": 'attachment; filename="ohhell-account.json"',
+                "cache-control": "no-store",
+            },
+        )
+
+    async def history(self, request: Request) -> Response:
+        """The signed-in person's rated matches and their rating after each."""
+        account = await self._account(request)
+        rows = await asyncio.to_thread(ratings.history, self.accounts.engine, account.id)
+        return JSONResponse({"matches": rows}, headers={"cache-control": "no-store"})
+
+    async def player(self, request: Request) -> Response:
+        """A player's public profile: the same 404 for a name that does not
+        exist and for one whose person keeps it private."""
+        name = request.path_params["name"]
+        account = await asyncio.to_thread(self.accounts.by_name, name) if len(name) <= 64 else None
+        me = await self.signed_in(request)
+        if (
+            account is None
+            or account.disabled
+            or not (account.public or (me is not None and me.id == account.id))
+        ):
+            raise TableError("no such player, or their profile is private", status=404)
+        engine = self.accounts.engine
+        rating = await asyncio.to_thread(ratings.rating_of, engine, account.id)
+        rows = await asyncio.to_thread(ratings.history, engine, account.id)
+        return JSONResponse({"name": account.name, "rating": _rating_json(rating), "matches": rows})
+
+    async def leaderboard(self, request: Request) -> Response:
+        """The best ratings of the players who chose to be seen, with at least
+        ``LEADERBOARD_LEAST`` rated matches and one in the last 30 days, and
+        the bots' landmarks among them."""
+        import time
+
+        names = await asyncio.to_thread(self.accounts.public_names)
+        since = time.time() - 30 * 86400
+        rows = await asyncio.to_thread(
+            ratings.leaderboard, self.accounts.engine, names, least=LEADERBOARD_LEAST, since=since
+        )
+        return JSONResponse({"least": LEADERBOARD_LEAST, "days": 30, "rows": rows})
+
+    async def seats(self, request: Request) -> Response:
+        """Make the seats whose tokens this browser holds the account's (a
+        guest who signs up keeps the matches they played)."""
+        from .table import token_hash
+
+        account = await self._account(request)
+        data = await json_body(request)
+        held = data.get("seats")
+        if not isinstance(held, list) or len(held) > 200:
+            raise TableError('"seats" must be a list of at most 200 {"table", "seat", "token"}')
+        linked = 0
+        for item in held:
+            if not isinstance(item, dict):
+                raise TableError('each of "seats" is {"table", "seat", "token"}')
+            table, seat, token = item.get("table"), item.get("seat"), item.get("token")
+            if not (isinstance(table, str) and len(table) <= 32 and type(seat) is int and 0 <= seat < 64):
+                raise TableError('each of "seats" is {"table", "seat", "token"}')
+            if not isinstance(token, str) or len(token) > 200:
+                raise TableError("a seat's token is text")
+            if await asyncio.to_thread(self.accounts.link_seat, account, table, seat, token_hash(token)):
+                linked += 1
+        return JSONResponse({"linked": linked})
+
+    def seating(self, handler: Handler) -> Handler:
+        """A route that gives a seat (Play now, a new table, a join): refused
+        to a guest where accounts are required, and the seat made the
+        signed-in person's, so their history holds it without a step of
+        theirs."""
+        from .table import token_hash
+
+        async def endpoint(request: Request) -> Response:
+            if self.mode == "off":
+                return await handler(request)
+            await self.require(request)
+            response = await handler(request)
+            if response.status_code != 200 or COOKIE not in request.cookies:
+                return response
+            account = await self.signed_in(request)
+            try:
+                given = json.loads(bytes(response.body))
+                table, seat, token = given["table"], given["seat"], given["token"]
+            except (ValueError, KeyError, TypeError):
+                return response
+            if account is not None and isinstance(token, str):
+                await asyncio.to_thread(self.accounts.link_seat, account, table, seat, token_hash(token))
+            return response
+
+        return endpoint
+
+
+def _rating_json(rating: ratings.Rating) -> dict[str, Any]:
+    return {
+        "rating": rating.shown,
+        "provisional": rating.provisional,
+        "matches": rating.matches,
+        "standing": ratings.standing_words(rating),
+    }
+
+
+def _guarded(handler: Handler) -> Handler:
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except TableError as err:
+            return JSONResponse({"error": str(err)}, status_code=err.status)
+
+    return endpoint
+
+
+def account_routes(routes: AccountRoutes) -> list[Route]:
+    """The account API, to add to ``create_app``'s routes (none when off)."""
+    if routes.mode == "off":
+        return []
+    post = ["POST"]
+    return [
+        Route("/api/account", _guarded(routes.me)),
+        Route("/api/account/signup", _guarded(routes.sign_up), methods=post),
+        Route("/api/account/signin", _guarded(routes.sign_in), methods=post),
+        Route("/api/account/signout", _guarded(routes.sign_out), methods=post),
+        Route("/api/account/signout-everywhere", _guarded(routes.sign_out_everywhere), methods=post),
+        Route("/api/account/password", _guarded(routes.password), methods=post),
+        Route("/api/account/public", _guarded(routes.public), methods=post),
+        Route("/api/account/delete", _guarded(routes.delete), methods=post),
+        Route("/api/account/data", _guarded(routes.data)),
+        Route("/api/account/seats", _guarded(routes.seats), methods=post),
+        Route("/api/account/history", _guarded(routes.history)),
+        Route("/api/players/{name}", _guarded(routes.player)),
+        Route("/api/leaderboard", _guarded(routes.leaderboard)),
+    ]

@@ -1,0 +1,1 @@
+"""Alembic's migrations of the server's database (schema.py runs them)."""

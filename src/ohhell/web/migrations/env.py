@@ -1,0 +1,29 @@
+"""Alembic's environment: the migrations run on the connection schema.py
+hands over, in its transaction. ``target_metadata`` is every table the code
+declares, so ``alembic revision --autogenerate`` writes what changed and the
+tests can check that the migrations build exactly what the code declares."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import create_engine
+
+from ohhell.web import accounts, admin, ratings, scores, store
+
+target_metadata = [store.metadata, admin.metadata]
+# The score sheets', the accounts' and the ratings' tables are on the store's metadata.
+assert all(
+    t.metadata is store.metadata for t in (scores.scoregames_t, accounts.accounts_t, ratings.ratings_t)
+)
+
+connection = context.config.attributes.get("connection")
+if connection is None:  # run by Alembic's own command line: -x db=URL, or the default SQLite file
+    url = context.get_x_argument(as_dictionary=True).get("db") or store.default_url()
+    with create_engine(url).begin() as connection:
+        context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+        context.run_migrations()
+else:
+    # render_as_batch: SQLite alters a table by copying it, which Alembic's
+    # batch mode does for us.
+    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+    context.run_migrations()

@@ -1,0 +1,335 @@
+"""Ratings: OpenSkill's Plackett-Luce model, one update per finished match.
+
+A match is rated when it ends (web/table.py calls ``rate_table`` through
+the hub), once: the table's row in ``ohhell_rated_tables`` is written in the
+same transaction as the new ratings, so a second call (a restart, another
+process) changes nothing.
+
+What is rated, and how:
+
+- Whole matches played to the end, on a preset's own options (the number of
+  players aside). A match of other options, or one the host ended, is not.
+- Each seat's place comes from the final scores, equal scores sharing a
+  place (Plackett-Luce with ties). A person who left before the end is
+  placed after everyone who stayed.
+- Only accounts' ratings change. Bots are landmarks with fixed ratings
+  (``landmarks.json``, measured by ``bench/landmarks.py`` from matches
+  among the levels), so a person alone at a table of bots is rated against
+  them. A guest counts as a newcomer whose rating is not kept.
+- A person who asked for a hint in the match is not rated by it (their
+  current rating takes part as it is, unchanged).
+
+Shown on a familiar scale: 1500 for a newcomer, 48 points for each point of
+OpenSkill's mean (one ``beta``, about a 3-in-4 chance of finishing ahead,
+is 200 points, as in Elo). A rating is provisional while its uncertainty
+is above ``SETTLED``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Final
+
+from openskill.models import PlackettLuce
+from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table, Text, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.schema import PrimaryKeyConstraint
+
+from .. import PRESETS, Rules
+from .store import metadata
+
+CENTRE: Final = 1500
+SCALE: Final = 48.0  # shown points for one point of the mean
+SETTLED: Final = 3.0  # sigma at or below which a rating is no longer provisional (about 40 matches)
+
+ratings_t = Table(
+    "ohhell_ratings",
+    metadata,
+    Column("account_id", String(24), ForeignKey("ohhell_accounts.id"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+rated_tables_t = Table(
+    "ohhell_rated_tables",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ohhell_tables.id"), primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("outcome", Text, nullable=False),  # "rated", or why not, in words
+)
+
+rating_changes_t = Table(
+    "ohhell_rating_changes",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ohhell_tables.id"), nullable=False),
+    Column("account_id", String(24), ForeignKey("ohhell_accounts.id"), nullable=False),
+    Column("place", Integer, nullable=False),  # 1 = first; shared places share the number
+    Column("players", Integer, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "account_id"),
+    Index("ix_ohhell_rating_changes_account_id", "account_id"),
+)
+
+
+@functools.cache
+def model() -> PlackettLuce:
+    return PlackettLuce()
+
+
+@functools.cache
+def landmarks() -> dict[str, tuple[float, float]]:
+    """Each bot level's fixed rating (mu, sigma), as measured and shipped."""
+    data = json.loads((resources.files("ohhell.web") / "landmarks.json").read_text())
+    return {level: (float(v["mu"]), float(v["sigma"])) for level, v in data["levels"].items()}
+
+
+def shown(mu: float) -> int:
+    """A rating on the shown scale."""
+    return round(CENTRE + SCALE * (mu - model().mu))
+
+
+def provisional(sigma: float) -> bool:
+    return sigma > SETTLED
+
+
+def rated_rules(rules: Rules) -> bool:
+    """Whether matches of ``rules`` are rated: a preset's own options, any
+    number of players."""
+    return any(not set(rules.differences(preset)) - {"players"} for preset in PRESETS.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One seat of a finished match, as the ratings see it."""
+
+    seat: int
+    score: int
+    account: str | None = None  # the account that played it, if any
+    level: str | None = None  # a bot's level, for a seat a bot played from the start
+    left: bool = False  # its person left before the end
+    hinted: bool = False  # its person asked for a hint
+
+
+def places(entrants: Sequence[Entrant]) -> list[int]:
+    """Each seat's place: by final score, equal scores sharing a place; those
+    who left after those who stayed."""
+
+    def key(e: Entrant) -> tuple[bool, int]:
+        return (e.left, -e.score)
+
+    keys = [key(e) for e in entrants]
+    return [1 + sum(1 for other in keys if other < mine) for mine in keys]
+
+
+def new_ratings(before: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
+    """Each seat's (mu, sigma) after a match in which they took ``ranks``."""
+    skill = model()
+    teams = [[skill.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    after = skill.rate(teams, ranks=[float(r) for r in ranks])
+    return [(team[0].mu, team[0].sigma) for team in after]
+
+
+def _current(db: Connection, account: str) -> tuple[float, float, int]:
+    row = db.execute(select(ratings_t).where(ratings_t.c.account_id == account)).first()
+    if row is None:
+        return model().mu, model().sigma, 0
+    return row.mu, row.sigma, row.matches
+
+
+def rate_table(engine: Engine, table_id: str, rules: Rules, entrants: Sequence[Entrant]) -> str:
+    """Rate a finished match, once; returns what was done, in words
+    ("rated", or why not). Safe to call again: the second call changes
+    nothing and returns the first's outcome."""
+    now = time.time()
+    with engine.begin() as db:
+        done = db.execute(
+            select(rated_tables_t.c.outcome).where(rated_tables_t.c.table_id == table_id)
+        ).scalar()
+        if done is not None:
+            return str(done)
+        outcome = _outcome(rules, entrants)
+        try:
+            db.execute(insert(rated_tables_t).values(table_id=table_id, at=now, outcome=outcome))
+        except IntegrityError:  # another process rated it meanwhile
+            return "rated"
+        if outcome == "rated":
+            _update(db, table_id, entrants, now)
+    return outcome
+
+
+def _outcome(rules: Rules, entrants: Sequence[Entrant]) -> str:
+    if not rated_rules(rules):
+        return "not rated: the options are not a preset's own"
+    if not any(e.account is not None and not e.hinted for e in entrants):
+        return "not rated: no account played without hints"
+    accounts = [e.account for e in entrants if e.account is not None]
+    if len(set(accounts)) != len(accounts):
+        return "not rated: one account held two seats"
+    return "rated"
+
+
+def _update(db: Connection, table_id: str, entrants: Sequence[Entrant], now: float) -> None:
+    skill = model()
+    marks = landmarks()
+    before: list[tuple[float, float, int]] = []
+    for e in entrants:
+        if e.account is not None:
+            before.append(_current(db, e.account))
+        elif e.level is not None and e.level in marks:
+            before.append((*marks[e.level], 0))
+        else:  # a guest, or a bot of no measured level: a newcomer
+            before.append((skill.mu, skill.sigma, 0))
+    ranks = places(entrants)
+    after = new_ratings([(mu, sigma) for mu, sigma, _ in before], ranks)
+    for e, (mu, sigma, matches), (new_mu, new_sigma), place in zip(
+        entrants, before, after, ranks, strict=True
+    ):
+        if e.account is None or e.hinted:
+            continue
+        values = {"mu": new_mu, "sigma": new_sigma, "matches": matches + 1, "updated": now}
+        if (
+            matches == 0
+            and db.execute(select(ratings_t.c.account_id).where(ratings_t.c.account_id == e.account)).first()
+            is None
+        ):
+            db.execute(insert(ratings_t).values(account_id=e.account, **values))
+        else:
+            db.execute(update(ratings_t).where(ratings_t.c.account_id == e.account).values(**values))
+        db.execute(
+            insert(rating_changes_t).values(
+                table_id=table_id,
+                account_id=e.account,
+                place=place,
+                players=len(entrants),
+                mu_before=mu,
+                sigma_before=sigma,
+                mu_after=new_mu,
+                sigma_after=new_sigma,
+                at=now,
+            )
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+    matches: int
+
+    @property
+    def shown(self) -> int:
+        return shown(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        return provisional(self.sigma)
+
+
+def rating_of(engine: Engine, account: str) -> Rating:
+    with engine.connect() as db:
+        return Rating(*_current(db, account))
+
+
+def standing_words(rating: Rating) -> str:
+    """Where a rating stands among the bots: "1,612: between intermediate
+    (1,480) and expert (1,790)"."""
+    marks = sorted((shown(mu), level) for level, (mu, _) in landmarks().items())
+    mine = rating.shown
+    text = f"{mine:,}{'?' if rating.provisional else ''}"
+    below = [m for m in marks if m[0] <= mine]
+    above = [m for m in marks if m[0] > mine]
+    if below and above:
+        return f"{text}: between {below[-1][1]} ({below[-1][0]:,}) and {above[0][1]} ({above[0][0]:,})"
+    if above:
+        return f"{text}: below {above[0][1]} ({above[0][0]:,})"
+    return f"{text}: above {below[-1][1]} ({below[-1][0]:,})"
+
+
+def rate_finished(
+    engine: Engine,
+    table_id: str,
+    rules: Rules,
+    seats: Sequence[tuple[str, str | None]],
+    totals: Sequence[int],
+    owners: dict[int, str],
+    hinted: set[int],
+) -> str:
+    """Rate a table whose match is over: ``seats`` is each seat's kind and
+    bot level as it ended ("human", "bot"...), ``totals`` the final scores,
+    ``owners`` the accounts of the seats accounts played, ``hinted`` the
+    seats that asked for a hint. A seat an account played that a bot holds
+    at the end was left by its person."""
+    entrants = [
+        Entrant(
+            seat=seat,
+            score=totals[seat],
+            account=owners.get(seat),
+            level=level if kind == "bot" and seat not in owners else None,
+            left=kind == "bot" and seat in owners,
+            hinted=seat in hinted,
+        )
+        for seat, (kind, level) in enumerate(seats)
+    ]
+    return rate_table(engine, table_id, rules, entrants)
+
+
+def history(engine: Engine, account: str) -> list[dict[str, object]]:
+    """The account's rated matches, oldest first: table, when, place, and its
+    rating before and after (shown)."""
+    query = (
+        select(rating_changes_t)
+        .where(rating_changes_t.c.account_id == account)
+        .order_by(rating_changes_t.c.at)
+    )
+    with engine.connect() as db:
+        rows = db.execute(query).all()
+    return [
+        {
+            "table": r.table_id,
+            "at": r.at,
+            "place": r.place,
+            "players": r.players,
+            "before": shown(r.mu_before),
+            "after": shown(r.mu_after),
+            "provisional": provisional(r.sigma_after),
+        }
+        for r in rows
+    ]
+
+
+def leaderboard(
+    engine: Engine, names: dict[str, str], *, least: int = 5, since: float = 0.0, most: int = 100
+) -> list[dict[str, object]]:
+    """The best ratings among ``names`` (account -> name: the accounts that may
+    be listed) with at least ``least`` rated matches, the last after
+    ``since``; then the bots' landmarks among them, marked as bots."""
+    query = (
+        select(ratings_t)
+        .where(ratings_t.c.matches >= least, ratings_t.c.updated >= since)
+        .order_by(ratings_t.c.mu.desc())
+    )
+    with engine.connect() as db:
+        rows = [r for r in db.execute(query).all() if r.account_id in names][:most]
+    entries: list[dict[str, object]] = [
+        {
+            "name": names[r.account_id],
+            "rating": shown(r.mu),
+            "matches": r.matches,
+            "provisional": provisional(r.sigma),
+        }
+        for r in rows
+    ]
+    entries += [{"bot": level, "rating": shown(mu)} for level, (mu, _) in landmarks().items()]
+    return sorted(entries, key=lambda e: -int(str(e["rating"])))

@@ -1,0 +1,177 @@
+"""Ratings (web/ratings.py): OpenSkill's Plackett-Luce model over finished
+matches, once a table; bots as fixed landmarks; what is not rated."""
+
+from __future__ import annotations
+
+import random
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("openskill")
+pytest.importorskip("starlette")
+
+from sqlalchemy import select
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+from web_support import connect, from_address, make_app, play_all, with_addresses
+
+from ohhell import PRESETS, make_rules
+from ohhell.web import ratings
+from ohhell.web.accounts import Accounts
+from ohhell.web.ratings import Entrant, new_ratings, places, rate_table, rated_tables_t, rating_of
+from ohhell.web.store import SeatRow, Store
+
+PASSWORD = "correct horse battery"
+
+
+def test_places_share_ties_and_put_those_who_left_last() -> None:
+    entrants = [
+        Entrant(0, score=40),
+        Entrant(1, score=55),
+        Entrant(2, score=40),
+        Entrant(3, score=90, left=True),  # ahead when they left: still last
+    ]
+    assert places(entrants) == [2, 1, 2, 4]
+
+
+def _table(store: Store, table_id: str, players: int = 4) -> None:
+    seats = [SeatRow(s, f"P{s}", "human", None, None) for s in range(players)]
+    store.create(table_id, make_rules("pagat", {"players": str(players)}).options(), 1, 0, seats)
+
+
+def test_a_match_is_rated_once_and_bots_stay_where_they_were(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 't.db'}")
+    accounts = Accounts(store.engine)
+    ann = accounts.sign_up("Ann", PASSWORD)
+    _table(store, "t1")
+    rules = PRESETS["pagat"]
+    entrants = [
+        Entrant(0, 120, account=ann.id),
+        Entrant(1, 80, level="intermediate"),
+        Entrant(2, 60, level="intermediate"),
+        Entrant(3, 20, level="random"),
+    ]
+    assert rate_table(store.engine, "t1", rules, entrants) == "rated"
+    first = rating_of(store.engine, ann.id)
+    assert first.matches == 1 and first.mu > 25 and first.sigma < 8.34 and first.provisional
+    # Again (a restart, another process): nothing changes.
+    assert rate_table(store.engine, "t1", rules, entrants) == "rated"
+    assert rating_of(store.engine, ann.id) == first
+    assert ratings.landmarks()["intermediate"] == ratings.landmarks()["intermediate"]  # fixed data
+    store.close()
+
+
+def test_a_hint_other_options_or_one_account_in_two_seats_is_not_rated(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 't.db'}")
+    ann = Accounts(store.engine).sign_up("Ann", PASSWORD)
+    pagat = PRESETS["pagat"]
+    bots = [Entrant(s, 10 * s, level="beginner") for s in (1, 2, 3)]
+    for table_id, rules, entrants, why in (
+        ("h", pagat, [Entrant(0, 99, account=ann.id, hinted=True), *bots], "hints"),
+        ("o", pagat.replace(hook=not pagat.hook), [Entrant(0, 99, account=ann.id), *bots], "options"),
+        ("d", pagat, [Entrant(0, 99, account=ann.id), Entrant(1, 5, account=ann.id), *bots[1:]], "two seats"),
+    ):
+        _table(store, table_id)
+        assert why in rate_table(store.engine, table_id, rules, entrants)
+    assert rating_of(store.engine, ann.id).matches == 0
+    # Another number of players of a preset is rated.
+    assert ratings.rated_rules(pagat.replace(players=5))
+    store.close()
+
+
+def test_a_population_of_known_strengths_converges_to_their_order() -> None:
+    # Eight players of known strength play 4-seat matches drawn at random;
+    # each match's order is drawn from the true strengths (Plackett-Luce).
+    rng = random.Random(7)
+    truth = [20.0 + 2.0 * i for i in range(8)]
+    rating = {i: (25.0, 25.0 / 3) for i in range(8)}
+    for _ in range(400):
+        seated = rng.sample(range(8), 4)
+        order: list[int] = []
+        left = list(seated)
+        while left:  # the next place by weight exp(strength / beta)
+            weights = [2.718281828 ** (truth[p] / 4.1667) for p in left]
+            pick = rng.choices(left, weights)[0]
+            order.append(pick)
+            left.remove(pick)
+        ranks = [order.index(p) + 1 for p in seated]
+        after = new_ratings([rating[p] for p in seated], ranks)
+        rating.update(zip(seated, after, strict=True))
+    by_rating = sorted(range(8), key=lambda p: rating[p][0])
+    # Neighbours 2 points apart may swap; the order is otherwise right.
+    assert sum(1 for a, b in zip(by_rating, range(8), strict=True) if abs(a - b) > 1) == 0
+    assert max(sigma for _, sigma in rating.values()) <= ratings.SETTLED  # settled: no longer provisional
+
+
+def test_play_now_signed_in_is_rated_and_a_hint_makes_it_unrated(tmp_path: Path) -> None:
+    app = with_addresses(make_app(str(tmp_path / "t.db")))
+    with TestClient(app) as client:
+        r = client.post(
+            "/api/account/signup", json={"name": "Ann", "password": PASSWORD}, headers=from_address("a")
+        )
+        assert r.status_code == 200
+        outcomes = []
+        for hint in (False, True):
+            made = client.post("/api/play-now", json={"level": "random", "preset": "okenuff"}).json()
+            with connect(client, made["table"], made["token"]) as player:
+                if hint:
+                    player.my_turn()
+                    player.send({"type": "hint"})
+                    player.until(lambda m: m["type"] == "hint", "the hint")
+                final = play_all([player])
+            assert final["obs"]["phase"] == "over"
+            engine = app.state.server.store.engine
+            for _ in range(200):  # rated in a thread as the match ends
+                with engine.connect() as db:
+                    query = select(rated_tables_t.c.outcome).where(rated_tables_t.c.table_id == made["table"])
+                    found = db.execute(query).scalar()
+                if found is not None:
+                    break
+                client.get("/api/account")  # lets the server's loop run
+            outcomes.append(found)
+        assert outcomes[0] == "rated" and "hints" in str(outcomes[1])
+        account = Accounts(engine).by_name("Ann")
+        assert account is not None and rating_of(engine, account.id).matches == 1
+
+
+def test_a_private_profile_is_not_served_and_the_leaderboard_lists_the_public_with_bots(
+    tmp_path: Path,
+) -> None:
+    app = with_addresses(make_app(str(tmp_path / "t.db")))
+    store = Store(f"sqlite:///{tmp_path / 't.db'}")
+    accounts = Accounts(store.engine)
+    ann = accounts.sign_up("Ann", PASSWORD)
+    bob = accounts.sign_up("Bob", PASSWORD)
+    for n in range(6):  # six rated matches each: enough to be listed
+        _table(store, f"m{n}")
+        entrants = [Entrant(0, 50, account=ann.id), Entrant(1, 40, account=bob.id)]
+        entrants += [Entrant(2, 30, level="beginner"), Entrant(3, 10, level="random")]
+        assert rate_table(store.engine, f"m{n}", PRESETS["pagat"], entrants) == "rated"
+    accounts.set_public(ann.id, True)
+    store.close()
+    with TestClient(app) as client:
+        # Bob keeps his profile private: to others it is the same 404 as no player at all.
+        unknown = client.get("/api/players/Nobody")
+        private = client.get("/api/players/bob")
+        assert private.status_code == unknown.status_code == 404 and private.json() == unknown.json()
+        shown = client.get("/api/players/ann").json()
+        assert shown["name"] == "Ann" and len(shown["matches"]) == 6 and shown["rating"]["matches"] == 6
+        rows = client.get("/api/leaderboard").json()["rows"]
+        names = [r.get("name") or r.get("bot") for r in rows]
+        assert "Ann" in names and "Bob" not in names and {"random", "beginner", "intermediate"} <= set(names)
+        assert [r["rating"] for r in rows] == sorted((r["rating"] for r in rows), reverse=True)
+        # Bob sees his own profile, signed in.
+        r = client.post(
+            "/api/account/signin", json={"name": "Bob", "password": PASSWORD}, headers=from_address("b")
+        )
+        assert r.status_code == 200
+        assert client.get("/api/players/Bob").json()["rating"]["matches"] == 6
+        me = client.get("/api/account").json()["account"]
+        assert me["rating"]["matches"] == 6
+        standing = me["rating"]["standing"]
+        assert re.match(r"[\d,]+\??: (between|above|below) ", standing), standing
