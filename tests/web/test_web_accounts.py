@@ -218,3 +218,23 @@ def test_the_host_chooses_accounts_off_optional_or_required(tmp_path: Path) -> N
         assert r.status_code == 401 and "sign in" in r.json()["error"]
         _sign_up(required)
         assert required.post("/api/play-now", json={}).status_code == 200
+
+
+def test_a_private_match_s_record_is_its_account_s_on_another_device(tmp_path: Path) -> None:
+    from web_support import connect, play_all
+
+    db = tmp_path / "t.db"
+    with TestClient(_app(db)) as laptop, TestClient(_app(db)) as phone, TestClient(_app(db)) as stranger:
+        _sign_up(laptop)
+        made = laptop.post("/api/play-now", json={"level": "random", "preset": "okenuff"}).json()
+        with connect(laptop, made["table"], made["token"]) as player:
+            assert play_all([player])["obs"]["phase"] == "over"
+        record = f"/api/tables/{made['table']}/record"
+        assert stranger.get(record).status_code == 403  # a private table: no token, no account
+        assert phone.get(record).status_code == 403
+        _sign_in(phone, "Ann", PASSWORD, address="phone")
+        r = phone.get(record)  # no seat token on this device: the account holds the seat
+        assert (
+            r.status_code == 200
+            and r.text == laptop.get(record, headers={"Authorization": f"Bearer {made['token']}"}).text
+        )

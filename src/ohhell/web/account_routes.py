@@ -128,6 +128,16 @@ class AccountRoutes:
             return None
         return await asyncio.to_thread(self.accounts.session, token)
 
+    async def seat_at(self, request: Request, table_id: str) -> int | None:
+        """The seat the signed-in person's account played at the table, if any."""
+        from .accounts import seat_owners
+
+        account = await self.signed_in(request)
+        if account is None or len(table_id) > 32:
+            return None
+        owners = await asyncio.to_thread(seat_owners, self.accounts.engine, table_id)
+        return next((seat for seat, owner in owners.items() if owner == account.id), None)
+
     async def require(self, request: Request) -> None:
         """Refuse a guest where the host requires accounts."""
         if self.mode == "required" and await self.signed_in(request) is None:

@@ -384,7 +384,12 @@ class Server:
     async def record(self, request: Request) -> Response:
         # A private table's record holds every hand of the match: a seat's
         # token is asked for, in a header (an address gets logged).
-        return await self._at_table(request, "record", {"token": bearer(request)})
+        asked: Json = {"token": bearer(request)}
+        if asked["token"] is None:
+            # A signed-in player of the table needs no token: their account
+            # holds the seat (another device of theirs, say).
+            asked["account_seat"] = await self.accounts.seat_at(request, request.path_params["table"])
+        return await self._at_table(request, "record", asked)
 
     async def _at_table(self, request: Request, op: str, data: Json | None = None) -> Response:
         """A request about one table, answered by the process that holds it
@@ -433,7 +438,8 @@ class Server:
             elif op == "start":
                 await self.tables.start(table, _token(data))
             elif op == "record":
-                if table.seat_of_token(_token(data)) is None and not table.listed:
+                played = table.seat_of_token(_token(data)) is not None or data.get("account_seat") is not None
+                if not played and not table.listed:
                     raise TableError(
                         "Only the players of this table can download its record: it is not a public table.",
                         status=403,
