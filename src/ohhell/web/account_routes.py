@@ -26,12 +26,13 @@ import hmac
 import json
 import secrets
 from collections.abc import Awaitable, Callable
+from importlib import resources
 from typing import Any, Final, Protocol
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from . import ratings
@@ -40,6 +41,8 @@ from .errors import TableError
 from .guard import Quotas, client_address, trusted_proxies
 from .requests import json_body
 from .store import Store, meta_t
+
+STATIC = resources.files("ohhell.web") / "static"
 
 COOKIE: Final = "ohhell_session"
 COOKIE_DAYS: Final = 30
@@ -100,6 +103,7 @@ class AccountRoutes:
         self.mode = mode
         self._accounts: Accounts | None = None
         self._key: bytes | None = None
+        self.least = LEADERBOARD_LEAST  # rated matches before a player is listed
 
     @property
     def accounts(self) -> Accounts:
@@ -289,16 +293,16 @@ class AccountRoutes:
 
     async def leaderboard(self, request: Request) -> Response:
         """The best ratings of the players who chose to be seen, with at least
-        ``LEADERBOARD_LEAST`` rated matches and one in the last 30 days, and
+        ``least`` rated matches and one in the last 30 days, and
         the bots' landmarks among them."""
         import time
 
         names = await asyncio.to_thread(self.accounts.public_names)
         since = time.time() - 30 * 86400
         rows = await asyncio.to_thread(
-            ratings.leaderboard, self.accounts.engine, names, least=LEADERBOARD_LEAST, since=since
+            ratings.leaderboard, self.accounts.engine, names, least=self.least, since=since
         )
-        return JSONResponse({"least": LEADERBOARD_LEAST, "days": 30, "rows": rows})
+        return JSONResponse({"least": self.least, "days": 30, "rows": rows})
 
     async def seats(self, request: Request) -> Response:
         """Make the seats whose tokens this browser holds the account's (a
@@ -350,6 +354,11 @@ class AccountRoutes:
         return endpoint
 
 
+async def _page(request: Request) -> Response:
+    """The account pages: one page, which reads its address (account.js)."""
+    return FileResponse(str(STATIC / "account.html"), media_type="text/html")
+
+
 def _rating_json(rating: ratings.Rating) -> dict[str, Any]:
     return {
         "rating": rating.shown,
@@ -375,6 +384,9 @@ def account_routes(routes: AccountRoutes) -> list[Route]:
         return []
     post = ["POST"]
     return [
+        Route("/account", _page),
+        Route("/players/{name}", _page),
+        Route("/leaderboard", _page),
         Route("/api/account", _guarded(routes.me)),
         Route("/api/account/signup", _guarded(routes.sign_up), methods=post),
         Route("/api/account/signin", _guarded(routes.sign_in), methods=post),

@@ -36,10 +36,29 @@ async function main() {
   drawMyTables();
   rememberName();
   drawOpenTables();
+  drawAccount();
   setInterval(() => { if (!document.hidden) drawOpenTables(); }, OPEN_TABLES_MS);
   $("#play-now-form").addEventListener("submit", playNow);
   $("#new-table-form").addEventListener("submit", newTable);
   $("#nt-players").addEventListener("change", drawSeats);
+}
+
+/** The header's account link: "Sign in", or the signed-in name (none when
+ *  the server keeps no accounts). Signed in, Play now's name is the account's. */
+async function drawAccount() {
+  let me;
+  try {
+    me = await api("GET", "/api/account");
+  } catch {
+    return; // accounts off
+  }
+  const nav = $("#account-nav");
+  const name = me.account ? me.account.name : null;
+  fill(nav, " · ", el("a", { href: "/account", id: "account-link" }, name ? `${name}: your account` : "Sign in"),
+    " · ", el("a", { href: "/leaderboard" }, "Leaderboard"));
+  nav.hidden = false;
+  if (name && !$("#pn-name").value) $("#pn-name").value = name;
+  if (name && !$("#nt-name").value) $("#nt-name").value = name;
 }
 
 function fillLevels(select, withPerson = false) {

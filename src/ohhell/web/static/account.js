@@ -1,0 +1,197 @@
+// The account pages: /account (sign in, sign up, your profile and settings),
+// /players/NAME (a public profile) and /leaderboard. The session is an
+// HttpOnly cookie the page never reads; the page only asks the API.
+
+import { $, api, el, fill, getSeat, getToken, knownTables, showMessage } from "./common.js";
+
+const path = window.location.pathname;
+
+async function main() {
+  let me;
+  try {
+    me = await api("GET", "/api/account");
+  } catch (err) {
+    if (err.status === 404) {
+      showMessage("This server keeps no accounts: everyone plays as a guest.", "info", 0);
+    } else {
+      showMessage(`Could not reach the server: ${err.message}`, "error", 0);
+    }
+    return;
+  }
+  if (path === "/leaderboard") return leaderboard();
+  if (path.startsWith("/players/")) return profile(decodeURIComponent(path.slice("/players/".length)), me.account);
+  if (!me.account) return signedOut();
+  await handOverSeats();
+  await profile(me.account.name, me.account);
+  settings(me.account);
+}
+
+// --- Signed out ---
+
+function signedOut() {
+  $("#sign-in").hidden = false;
+  $("#sign-up").hidden = false;
+  $("#sign-in-form").addEventListener("submit", (event) =>
+    submit(event, "/api/account/signin", "#si-name", "#si-password", "#sign-in-error"));
+  $("#sign-up-form").addEventListener("submit", (event) =>
+    submit(event, "/api/account/signup", "#su-name", "#su-password", "#sign-up-error"));
+  $("#si-name").focus();
+}
+
+async function submit(event, url, nameField, passwordField, errorField) {
+  event.preventDefault();
+  const error = $(errorField);
+  error.hidden = true;
+  const button = event.target.querySelector("button");
+  button.disabled = true;
+  try {
+    await api("POST", url, { name: $(nameField).value, password: $(passwordField).value });
+    await handOverSeats();
+    window.location.assign("/account");
+  } catch (err) {
+    error.textContent = err.message;
+    error.hidden = false;
+    button.disabled = false;
+  }
+}
+
+/** The seats this browser holds become the account's: a guest who signs up
+ *  keeps the matches they played here. */
+async function handOverSeats() {
+  const seats = [];
+  for (const table of knownTables().slice(0, 200)) {
+    const token = getToken(table);
+    const seat = getSeat(table);
+    if (token && seat !== null && Number.isInteger(seat)) seats.push({ table, seat, token });
+  }
+  if (!seats.length) return;
+  try {
+    await api("POST", "/api/account/seats", { seats });
+  } catch {
+    /* kept for the next visit */
+  }
+}
+
+// --- A profile ---
+
+const ORDINAL = ["th", "st", "nd", "rd"];
+const ordinal = (n) => `${n}${ORDINAL[(n % 100 - 20) % 10] || ORDINAL[n % 100] || "th"}`;
+
+async function profile(name, account) {
+  let data;
+  try {
+    data = account && account.name === name
+      ? { name, rating: account.rating, ...(await api("GET", "/api/account/history")) }
+      : await api("GET", `/api/players/${encodeURIComponent(name)}`);
+  } catch (err) {
+    showMessage(err.message, "error", 0);
+    return;
+  }
+  document.title = `Oh Hell: ${data.name}`;
+  $("#profile").hidden = false;
+  fill($("#profile-name"), data.name);
+  const rating = data.rating;
+  fill($("#profile-rating"), `Rating ${rating.rating.toLocaleString("en")}${rating.provisional ? "?" : ""}`);
+  fill($("#profile-standing"), rating.matches
+    ? `${rating.standing}.${rating.provisional ? " The ? means provisional: a few more rated matches settle it." : ""}`
+    : "No rating yet.");
+  const rows = data.matches || [];
+  $("#profile-none").hidden = rows.length > 0;
+  $("#profile-matches").hidden = rows.length === 0;
+  const body = $("#profile-matches tbody");
+  fill(body, ...rows.slice().reverse().map((m) => el("tr", {},
+    el("td", {}, new Date(m.at * 1000).toLocaleDateString()),
+    el("td", {}, `${ordinal(m.place)} of ${m.players}`),
+    el("td", {}, `${m.after.toLocaleString("en")}${m.provisional ? "?" : ""}`),
+    el("td", {},
+      el("a", { href: `/replay?table=${encodeURIComponent(m.table)}` }, "Replay"), " · ",
+      el("a", { href: `/replay?table=${encodeURIComponent(m.table)}&review=1` }, "Review")))));
+  chart(rows);
+}
+
+/** The rating after each rated match, as a line. */
+function chart(rows) {
+  const box = $("#profile-chart");
+  if (rows.length < 2) {
+    box.hidden = true;
+    return;
+  }
+  const values = [rows[0].before, ...rows.map((r) => r.after)];
+  const low = Math.min(...values) - 20;
+  const high = Math.max(...values) + 20;
+  const w = 300;
+  const h = 80;
+  const points = values.map((v, i) =>
+    `${(i / (values.length - 1)) * w},${h - ((v - low) / (high - low)) * h}`).join(" ");
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+  line.setAttribute("points", points);
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "currentColor");
+  line.setAttribute("stroke-width", "2");
+  svg.append(line);
+  fill(box, svg);
+}
+
+// --- Settings ---
+
+function settings(account) {
+  $("#settings").hidden = false;
+  const pub = $("#public");
+  pub.checked = account.public;
+  pub.addEventListener("change", () => act("/api/account/public", { public: pub.checked },
+    pub.checked ? "Others can see your profile now." : "Your profile is yours alone now."));
+  $("#sign-out").addEventListener("click", () => act("/api/account/signout", {}, null, "/account"));
+  $("#sign-out-everywhere").addEventListener("click", () =>
+    act("/api/account/signout-everywhere", {}, null, "/account"));
+  $("#password-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    act("/api/account/password", { old: $("#pw-old").value, new: $("#pw-new").value },
+      "Your password is changed; your other sessions are signed out.");
+  });
+  $("#delete-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    act("/api/account/delete", { password: $("#del-password").value }, null, "/");
+  });
+}
+
+async function act(url, body, said, then) {
+  try {
+    await api("POST", url, body);
+    if (said) showMessage(said, "info");
+    if (then) window.location.assign(then);
+  } catch (err) {
+    showMessage(err.message, "error");
+  }
+}
+
+// --- The leaderboard ---
+
+async function leaderboard() {
+  document.title = "Oh Hell: leaderboard";
+  $("#leaderboard").hidden = false;
+  let data;
+  try {
+    data = await api("GET", "/api/leaderboard");
+  } catch (err) {
+    showMessage(err.message, "error", 0);
+    return;
+  }
+  fill($("#leaderboard-rule"), `Players who show their profile, with ${data.least} or more rated matches and one in the last ${data.days} days; the bots for comparison.`);
+  let place = 0;
+  fill($("#leaderboard-rows tbody"), ...data.rows.map((row) => {
+    if (row.bot) {
+      return el("tr", { class: "bot-row" }, el("td", {}, ""), el("td", {}, `Bots: ${row.bot}`),
+        el("td", {}, row.rating.toLocaleString("en")), el("td", {}, ""));
+    }
+    place += 1;
+    return el("tr", {}, el("td", {}, String(place)),
+      el("td", {}, el("a", { href: `/players/${encodeURIComponent(row.name)}` }, row.name)),
+      el("td", {}, `${row.rating.toLocaleString("en")}${row.provisional ? "?" : ""}`),
+      el("td", {}, String(row.matches)));
+  }));
+}
+
+main();

@@ -1,0 +1,111 @@
+"""Accounts in the browser, pressing only what a person must: sign up, Play
+now to the end, the rated match on the profile with its review, the
+leaderboard, signing out and in again.
+
+Needs playwright and /usr/bin/chromium, as tests/web/test_web_browser.py.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+import test_web_browser as tb
+import test_web_browser_newcomer as nc
+from playwright.sync_api import sync_playwright
+
+from ohhell.web.app import Limits, create_app
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+PASSWORD = "a long enough passphrase"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    if tb.MISSING:
+        pytest.fail(f"OHHELL_TEST_BROWSER=1 but {tb.MISSING}", pytrace=False)
+    db = tmp_path_factory.mktemp("accounts") / "a.db"
+    app = create_app(
+        f"sqlite:///{db}",
+        bot_delay=0.02,
+        think=0.05,
+        change_grace=nc.GRACE,
+        limits=Limits(create=None, connects=None),
+    )
+    app.state.server.accounts.least = 1  # listed after one rated match, not five
+    with tb.serving(app) as base:
+        yield {"base": base, "app": app}
+
+
+@pytest.fixture(scope="module")
+def browser(server: Any) -> Iterator[Browser]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=tb.CHROMIUM, args=tb.CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def test_sign_up_play_now_rated_then_profile_review_leaderboard_and_sign_in_again(
+    server: Any, browser: Browser
+) -> None:
+    nc.ERRORS.clear()
+    page = nc.new_page(browser)
+    base = server["base"]
+    page.goto(f"{base}/")
+    page.locator("#account-link").click()  # "Sign in" in the header
+    page.fill("#su-name", "Ann")
+    page.fill("#su-password", PASSWORD)
+    page.click("#sign-up-button")
+    page.locator("#profile-name", has_text="Ann").wait_for()
+    assert page.locator("#profile-none").is_visible()  # no rated match yet
+
+    page.goto(f"{base}/")
+    page.locator("#account-link", has_text="Ann").wait_for()
+    page.click("#play-now-button")
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    page.locator("#hand button.card").first.wait_for()
+    table_id = nc.table_of(page)
+    nc.play_to_the_end([page], nc.live_table(server, table_id))
+    assert not {"hint"} & nc.sent(page).keys()
+
+    deadline = time.monotonic() + 20
+    while True:  # rated in a thread as the match ends
+        page.goto(f"{base}/account")
+        page.locator("#profile-name").wait_for()
+        if page.locator("#profile-matches tbody tr").count() == 1:
+            break
+        assert time.monotonic() < deadline, "the match never appeared on the profile"
+        page.wait_for_timeout(300)
+    assert re.search(r"Rating [\d,]+\?", page.inner_text("#profile-rating"))
+    assert re.search(r"between|above|below", page.inner_text("#profile-standing"))
+
+    # The review opens from the profile.
+    page.locator("#profile-matches a", has_text="Review").click()
+    page.wait_for_url(re.compile(r"/replay\?table=.*review=1"))
+    page.locator("#review-button, #review-progress, #review-status").first.wait_for()
+
+    # Shown to others: on the leaderboard, among the bots.
+    page.goto(f"{base}/account")
+    page.locator("#public").check()
+    page.wait_for_timeout(300)
+    page.goto(f"{base}/leaderboard")
+    page.locator("#leaderboard-rows a", has_text="Ann").wait_for()
+    assert page.locator("#leaderboard-rows tr.bot-row").count() >= 3
+
+    # Out, and in again with the password.
+    page.goto(f"{base}/account")
+    page.click("#sign-out")
+    page.locator("#sign-in-form").wait_for()
+    page.fill("#si-name", "ann")
+    page.fill("#si-password", PASSWORD)
+    page.click("#sign-in-button")
+    page.locator("#profile-matches tbody tr").first.wait_for()
+    assert not nc.ERRORS, nc.ERRORS
+    page.context.close()
