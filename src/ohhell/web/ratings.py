@@ -19,10 +19,11 @@ What is rated, and how:
 - A person who asked for a hint in the match is not rated by it (their
   current rating takes part as it is, unchanged).
 
-Shown on a familiar scale: 1500 for a newcomer, 48 points for each point of
-OpenSkill's mean (one ``beta``, about a 3-in-4 chance of finishing ahead,
-is 200 points, as in Elo). A rating is provisional while its uncertainty
-is above ``SETTLED``.
+Shown on a familiar scale: 1500 for a newcomer, 20 points for each point of
+OpenSkill's mean, so the bots' landmarks span about 1,200 (random) to 1,900
+(expert), as club ratings do; a newcomer starts between beginner and
+intermediate. A rating is provisional while its uncertainty is above
+``SETTLED``.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from .. import PRESETS, Rules
 from .store import metadata
 
 CENTRE: Final = 1500
-SCALE: Final = 48.0  # shown points for one point of the mean
+SCALE: Final = 20.0  # shown points for one point of the mean
 SETTLED: Final = 3.0  # sigma at or below which a rating is no longer provisional (about 40 matches)
 
 ratings_t = Table(
