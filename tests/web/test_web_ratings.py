@@ -175,3 +175,41 @@ def test_a_private_profile_is_not_served_and_the_leaderboard_lists_the_public_wi
         assert me["rating"]["matches"] == 6
         standing = me["rating"]["standing"]
         assert re.match(r"[\d,]+\??: (between|above|below) ", standing), standing
+
+
+def test_an_account_that_never_played_its_seat_is_not_rated_and_rates_nobody_up(tmp_path: Path) -> None:
+    # The host seats a second account of theirs and never plays it: a bot
+    # covers that seat all match. The seat counts as that bot; the account
+    # behind it gets no rating, so made-up seats are worth nothing.
+    db = tmp_path / "t.db"
+    with (
+        TestClient(with_addresses(make_app(str(db), away_after=0.05))) as host,
+        TestClient(with_addresses(make_app(str(db), away_after=0.05))) as other,
+    ):
+        host.post(
+            "/api/account/signup", json={"name": "Ann", "password": PASSWORD}, headers=from_address("a")
+        )
+        other.post(
+            "/api/account/signup", json={"name": "Bob", "password": PASSWORD}, headers=from_address("b")
+        )
+        body = {"preset": "okenuff", "seats": ["human", "human", "random", "random"], "name": "Ann"}
+        made = host.post("/api/tables", json=body).json()
+        joined = other.post(f"/api/tables/{made['table']}/join", json={"seat": 1, "name": "Bob"})
+        assert joined.status_code == 200
+        assert (
+            host.post(f"/api/tables/{made['table']}/start", json={"token": made["token"]}).status_code == 200
+        )
+        with connect(host, made["table"], made["token"]) as player:
+            assert play_all([player])["obs"]["phase"] == "over"
+        engine = host.app.state.server.store.engine  # type: ignore[attr-defined]
+        for _ in range(200):
+            with engine.connect() as conn:
+                query = select(rated_tables_t.c.outcome).where(rated_tables_t.c.table_id == made["table"])
+                if conn.execute(query).scalar() is not None:
+                    break
+            host.get("/api/account")
+        accounts = Accounts(engine)
+        ann, bob = accounts.by_name("Ann"), accounts.by_name("Bob")
+        assert ann is not None and bob is not None
+        assert rating_of(engine, ann.id).matches == 1
+        assert rating_of(engine, bob.id).matches == 0

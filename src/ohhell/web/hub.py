@@ -82,7 +82,8 @@ class Hub:
             return
         seats = [(s.kind, s.level) for s in table.seats]
         totals = list(table.state.totals)
-        args = (table.id, table.rules, seats, totals, set(table.hinted))
+        played = {s for s, own in enumerate(table.own_moves) if own > 0 and own >= table.covered_moves[s]}
+        args = (table.id, table.rules, seats, totals, set(table.hinted), played)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # a table loaded outside the server (a tool): rated in place
@@ -99,13 +100,24 @@ class Hub:
         seats: list[tuple[str, str | None]],
         totals: list[int],
         hinted: set[int],
+        played: set[int],
     ) -> None:
         from .accounts import seat_owners
         from .ratings import rate_finished
 
         try:
             owners = seat_owners(self.store.engine, table_id)
-            outcome = rate_finished(self.store.engine, table_id, rules, seats, totals, owners, hinted)
+            outcome = rate_finished(
+                self.store.engine,
+                table_id,
+                rules,
+                seats,
+                totals,
+                owners,
+                hinted=hinted,
+                played=played,
+                cover=COVER_LEVEL,
+            )
             log.info("table %s: %s", table_id, outcome)
         except Exception:
             log.exception("table %s: the match could not be rated", table_id)

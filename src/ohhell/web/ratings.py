@@ -265,24 +265,36 @@ def rate_finished(
     seats: Sequence[tuple[str, str | None]],
     totals: Sequence[int],
     owners: dict[int, str],
+    *,
     hinted: set[int],
+    played: set[int],
+    cover: str,
 ) -> str:
     """Rate a table whose match is over: ``seats`` is each seat's kind and
     bot level as it ended ("human", "bot"...), ``totals`` the final scores,
     ``owners`` the accounts of the seats accounts played, ``hinted`` the
-    seats that asked for a hint. A seat an account played that a bot holds
-    at the end was left by its person."""
-    entrants = [
-        Entrant(
-            seat=seat,
-            score=totals[seat],
-            account=owners.get(seat),
-            level=level if kind == "bot" and seat not in owners else None,
-            left=kind == "bot" and seat in owners,
-            hinted=seat in hinted,
+    seats that asked for a hint, ``played`` the seats whose person made at
+    least half of their decisions. A seat an account held that a bot holds
+    at the end was left by its person: placed last. A seat its person
+    hardly played (a bot covered it) is rated as that bot, ``cover``, and
+    its account not at all: nobody is rated for a match their account
+    never played, so made-up seats rate nothing."""
+    entrants = []
+    for seat, (kind, level) in enumerate(seats):
+        account = owners.get(seat)
+        left = kind == "bot" and account is not None
+        if account is not None and not left and seat not in played:
+            account, level = None, cover
+        entrants.append(
+            Entrant(
+                seat=seat,
+                score=totals[seat],
+                account=account,
+                level=level if account is None else None,
+                left=left,
+                hinted=seat in hinted,
+            )
         )
-        for seat, (kind, level) in enumerate(seats)
-    ]
     return rate_table(engine, table_id, rules, entrants)
 
 

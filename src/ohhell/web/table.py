@@ -84,6 +84,18 @@ class Host(Protocol):
     def finished(self, table: LiveTable) -> None: ...
 
 
+def _moves(kept: str | None, seats: int) -> tuple[list[int], list[int]]:
+    """The decisions counts kept at the last hand's end (``own``, ``covered``)."""
+    try:
+        data = json.loads(kept) if kept else {}
+        own, covered = [int(n) for n in data["own"]], [int(n) for n in data["covered"]]
+        if len(own) == len(covered) == seats:
+            return own, covered
+    except (ValueError, KeyError, TypeError):
+        pass
+    return [0] * seats, [0] * seats
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(32)
 
@@ -146,6 +158,10 @@ class LiveTable:
                 ) from None
         # The seats that asked for a hint: a match is not rated for them (ratings.py).
         self.hinted = {int(s) for s in row.settings.get("hinted", "").split(",") if s.isdigit()}
+        # Each seat's decisions its person made, and those a bot made for
+        # them (away, or out of time): a seat its person hardly played is
+        # rated as the bot that did (ratings.py). Kept at each hand's end.
+        self.own_moves, self.covered_moves = _moves(row.settings.get("moves"), len(row.seats))
         # The referee. Deals come from the table's seed and the hand number,
         # so a restarted server deals what it would have dealt. After a
         # restart every seat's turn starts again at the stored version (an
@@ -531,7 +547,7 @@ class LiveTable:
                 raise TableError("your claim stands: your cards are played for you", "claim")
             if self.seats[seat].covered:
                 self.uncover(seat)  # the person acts again: the bot steps aside
-            await self.commit(action)
+            await self.commit(action, by="person")
 
     def uncover(self, seat: int) -> None:
         """The person at ``seat`` is back in charge of it."""
@@ -569,8 +585,10 @@ class LiveTable:
                     conn.post(text)
             self.wake.set()
 
-    async def commit(self, action: Action) -> None:
+    async def commit(self, action: Action, by: str | None = None) -> None:
         """Store, then apply and send, one legal action (the lock is held).
+        ``by``: "person" when the seat's person chose it, "cover" when a bot
+        chose it for a person's seat (counted for the ratings).
 
         The state changes only once the action is stored, so nothing that
         reads the table meanwhile (a new connection, a hint) can see an
@@ -593,8 +611,15 @@ class LiveTable:
         except Exception:
             log.exception("table %s: cannot store version %d", self.id, version)
             raise TableError("the action could not be stored; try again", "storage") from None
+        hand = st.hand_number
         self.match.submit(action)
         self.claims.moved()  # a claim being asked is off once the play goes on
+        seat = getattr(action, "seat", None)
+        if by is not None and isinstance(seat, int):
+            (self.own_moves if by == "person" else self.covered_moves)[seat] += 1
+        if st.hand_number != hand or st.phase is Phase.OVER:
+            moves = json.dumps({"own": self.own_moves, "covered": self.covered_moves})
+            self.hub.store.set_setting(self.id, "moves", moves)
         self._after_change()
         if st.phase is Phase.OVER and self.status != "over":
             self.status = "over"
@@ -739,7 +764,7 @@ class LiveTable:
             if self.claims.asking is not None:
                 return  # a claim was put to the table while the bot thought: it waits for the answers
             with contextlib.suppress(TableError):
-                await self.commit(action)
+                await self.commit(action, by="cover" if self.seats[seat].kind == HUMAN else None)
 
     # --- The lobby ---
 
