@@ -39,6 +39,7 @@ from . import ratings
 from .accounts import WRONG, Account, Accounts
 from .errors import TableError
 from .guard import Quotas, client_address, trusted_proxies
+from .passkeys import Passkeys
 from .requests import json_body
 from .store import Store, meta_t
 
@@ -180,7 +181,9 @@ class AccountRoutes:
         body: dict[str, Any] = {"accounts": self.mode, "account": None}
         if account is not None:
             rating = await asyncio.to_thread(ratings.rating_of, self.accounts.engine, account.id)
+            held = await asyncio.to_thread(self.passkeys.held, account.id)
             body["account"] = {
+                "passkeys": len(held),
                 "name": account.name,
                 "public": account.public,
                 "created": account.created,
@@ -190,14 +193,17 @@ class AccountRoutes:
         response.headers["cache-control"] = "no-store"
         return response
 
+    async def _signed_in_as(self, account: Account, request: Request) -> Response:
+        """A new session for ``account``, its cookie on the answer."""
+        agent = request.headers.get("user-agent", "")
+        token = await asyncio.to_thread(self.accounts.open_session, account, agent)
+        return self._with_session(JSONResponse({"account": {"name": account.name}}), request, token)
+
     async def sign_up(self, request: Request) -> Response:
         data = await json_body(request)
         self.server.quotas.take("signups", client_address(request.scope))
         account = await asyncio.to_thread(self.accounts.sign_up, data.get("name"), data.get("password"))
-        token = await asyncio.to_thread(
-            self.accounts.open_session, account, request.headers.get("user-agent", "")
-        )
-        return self._with_session(JSONResponse({"account": {"name": account.name}}), request, token)
+        return await self._signed_in_as(account, request)
 
     async def sign_in(self, request: Request) -> Response:
         data = await json_body(request)
@@ -214,10 +220,7 @@ class AccountRoutes:
             for key in keys:
                 quotas.count("signins", key)
             raise TableError(WRONG, status=401)
-        token = await asyncio.to_thread(
-            self.accounts.open_session, account, request.headers.get("user-agent", "")
-        )
-        return self._with_session(JSONResponse({"account": {"name": account.name}}), request, token)
+        return await self._signed_in_as(account, request)
 
     async def sign_out(self, request: Request) -> Response:
         token = self._token(request)
@@ -303,6 +306,64 @@ class AccountRoutes:
             ratings.leaderboard, self.accounts.engine, names, least=self.least, since=since
         )
         return JSONResponse({"least": self.least, "days": 30, "rows": rows})
+
+    # --- Passkeys (passkeys.py) ---
+
+    @property
+    def passkeys(self) -> Passkeys:
+        return Passkeys(self.accounts.engine)
+
+    @staticmethod
+    def _party(request: Request) -> tuple[str, str]:
+        """The relying party (the host name the browser reached) and the origin."""
+        host = request.headers.get("host", "")
+        name = request.url.hostname or ""
+        return name, f"{'https' if _over_tls(request) else 'http'}://{host}"
+
+    async def _credential(self, request: Request) -> dict[str, Any]:
+        data = await json_body(request)
+        credential = data.get("credential")
+        if not isinstance(credential, dict):
+            raise TableError('"credential" must be the browser\'s answer, as JSON')
+        return credential
+
+    async def passkey_options(self, request: Request) -> Response:
+        """Begin adding a passkey to the signed-in account."""
+        account = await self._account(request)
+        rp_id, _ = self._party(request)
+        options = await asyncio.to_thread(self.passkeys.register_options, account.id, account.name, rp_id)
+        return Response(options, media_type="application/json", headers={"cache-control": "no-store"})
+
+    async def passkey_add(self, request: Request) -> Response:
+        account = await self._account(request)
+        credential = await self._credential(request)
+        rp_id, origin = self._party(request)
+        await asyncio.to_thread(self.passkeys.register, account.id, credential, rp_id, origin)
+        return JSONResponse({"passkeys": len(await asyncio.to_thread(self.passkeys.held, account.id))})
+
+    async def passkey_sign_in_options(self, request: Request) -> Response:
+        """Begin signing in with a passkey (the browser offers the ones it holds)."""
+        if not self.server.quotas.allows("signins", f"address:{client_address(request.scope)}"):
+            raise TableError("too many tries: wait a minute and try again", "busy", status=429)
+        rp_id, _ = self._party(request)
+        options = await asyncio.to_thread(self.passkeys.sign_in_options, rp_id)
+        return Response(options, media_type="application/json", headers={"cache-control": "no-store"})
+
+    async def passkey_sign_in(self, request: Request) -> Response:
+        credential = await self._credential(request)
+        rp_id, origin = self._party(request)
+        address = f"address:{client_address(request.scope)}"
+        if not self.server.quotas.allows("signins", address):
+            raise TableError("too many tries: wait a minute and try again", "busy", status=429)
+        try:
+            account_id = await asyncio.to_thread(self.passkeys.sign_in, credential, rp_id, origin)
+        except TableError:
+            self.server.quotas.count("signins", address)
+            raise
+        account = await asyncio.to_thread(self.accounts.by_id, account_id)
+        if account is None or account.disabled:
+            raise TableError("this passkey's account cannot sign in", status=401)
+        return await self._signed_in_as(account, request)
 
     async def seats(self, request: Request) -> Response:
         """Make the seats whose tokens this browser holds the account's (a
@@ -398,6 +459,10 @@ def account_routes(routes: AccountRoutes) -> list[Route]:
         Route("/api/account/data", _guarded(routes.data)),
         Route("/api/account/seats", _guarded(routes.seats), methods=post),
         Route("/api/account/history", _guarded(routes.history)),
+        Route("/api/account/passkeys/options", _guarded(routes.passkey_options), methods=post),
+        Route("/api/account/passkeys", _guarded(routes.passkey_add), methods=post),
+        Route("/api/account/passkey/options", _guarded(routes.passkey_sign_in_options), methods=post),
+        Route("/api/account/passkey/signin", _guarded(routes.passkey_sign_in), methods=post),
         Route("/api/players/{name}", _guarded(routes.player)),
         Route("/api/leaderboard", _guarded(routes.leaderboard)),
     ]

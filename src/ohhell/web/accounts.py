@@ -53,7 +53,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.schema import Index, PrimaryKeyConstraint
 
-from . import ratings  # noqa: F401 - its tables name accounts: delete() clears them too
+from . import passkeys, ratings  # noqa: F401 - their tables name accounts: delete() clears them too
 from .errors import TableError
 from .store import metadata, seats_t, tables_t
 

@@ -644,7 +644,7 @@ class Server:
             return
         if found is None:  # pragma: no cover - legal actions exist
             return
-        table.hint_given(conn.seat)
+        table.played.hint(conn.seat, table.hub.store)
         conn.post_json(
             {
                 "type": "hint",

@@ -82,8 +82,8 @@ class Hub:
             return
         seats = [(s.kind, s.level) for s in table.seats]
         totals = list(table.state.totals)
-        played = {s for s, own in enumerate(table.own_moves) if own > 0 and own >= table.covered_moves[s]}
-        args = (table.id, table.rules, seats, totals, set(table.hinted), played)
+        played = table.played
+        args = (table.id, table.rules, seats, totals, set(played.hinted), played.played())
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # a table loaded outside the server (a tool): rated in place

@@ -48,6 +48,7 @@ from .chat import ChatRefused, TableChat, hears, line_json
 from .claims import TableClaims
 from .connection import QUEUE_LIMIT, SPECTATOR_QUEUE_LIMIT, Connection
 from .errors import TableError
+from .played import Played
 from .protocol import Json, dumps, observation_json, seen_json, trick_json
 from .store import SeatRow, StaleVersion, Store, TableRow
 from .thinking import Thinkers, work_owner
@@ -82,18 +83,6 @@ class Host(Protocol):
     async def reload(self, table: LiveTable) -> None: ...
 
     def finished(self, table: LiveTable) -> None: ...
-
-
-def _moves(kept: str | None, seats: int) -> tuple[list[int], list[int]]:
-    """The decisions counts kept at the last hand's end (``own``, ``covered``)."""
-    try:
-        data = json.loads(kept) if kept else {}
-        own, covered = [int(n) for n in data["own"]], [int(n) for n in data["covered"]]
-        if len(own) == len(covered) == seats:
-            return own, covered
-    except (ValueError, KeyError, TypeError):
-        pass
-    return [0] * seats, [0] * seats
 
 
 def new_token() -> str:
@@ -156,12 +145,7 @@ class LiveTable:
                 raise ValueError(
                     f"table {self.id}: stored action {i} ({line!r}) cannot be replayed: {err}"
                 ) from None
-        # The seats that asked for a hint: a match is not rated for them (ratings.py).
-        self.hinted = {int(s) for s in row.settings.get("hinted", "").split(",") if s.isdigit()}
-        # Each seat's decisions its person made, and those a bot made for
-        # them (away, or out of time): a seat its person hardly played is
-        # rated as the bot that did (ratings.py). Kept at each hand's end.
-        self.own_moves, self.covered_moves = _moves(row.settings.get("moves"), len(row.seats))
+        self.played = Played(self.id, len(row.seats), row.settings)  # hints and own moves, for the ratings
         # The referee. Deals come from the table's seed and the hand number,
         # so a restarted server deals what it would have dealt. After a
         # restart every seat's turn starts again at the stored version (an
@@ -616,22 +600,15 @@ class LiveTable:
         self.claims.moved()  # a claim being asked is off once the play goes on
         seat = getattr(action, "seat", None)
         if by is not None and isinstance(seat, int):
-            (self.own_moves if by == "person" else self.covered_moves)[seat] += 1
+            self.played.count(seat, by)
         if st.hand_number != hand or st.phase is Phase.OVER:
-            moves = json.dumps({"own": self.own_moves, "covered": self.covered_moves})
-            self.hub.store.set_setting(self.id, "moves", moves)
+            self.played.keep(self.hub.store)
         self._after_change()
         if st.phase is Phase.OVER and self.status != "over":
             self.status = "over"
             self.hub.store.set_status(self.id, "over")
             self.hub.finished(self)
             self.broadcast_table()
-
-    def hint_given(self, seat: int) -> None:
-        """A hint went to ``seat``: kept, so the match is not rated for it."""
-        if seat not in self.hinted:
-            self.hinted.add(seat)
-            self.hub.store.set_setting(self.id, "hinted", ",".join(map(str, sorted(self.hinted))))
 
     def _after_change(self) -> None:
         self.touched = self.hub.now()

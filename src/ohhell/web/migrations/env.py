@@ -11,7 +11,7 @@ from sqlalchemy import create_engine
 from ohhell.web import accounts, admin, ratings, scores, store
 
 target_metadata = [store.metadata, admin.metadata]
-# The score sheets', the accounts' and the ratings' tables are on the store's metadata.
+# The score sheets', accounts', ratings' and passkeys' tables are on the store's metadata.
 assert all(
     t.metadata is store.metadata for t in (scores.scoregames_t, accounts.accounts_t, ratings.ratings_t)
 )

@@ -1,0 +1,49 @@
+"""What each seat's person did themselves, for the ratings (ratings.py):
+the hints they asked for, the decisions they made, and those a bot made for
+them (away, or out of time). Kept in the table's settings, the hints at
+once and the counts at each hand's end, so a restart keeps them."""
+
+from __future__ import annotations
+
+import json
+from typing import Final, Protocol
+
+HINTED: Final = "hinted"
+MOVES: Final = "moves"
+
+
+class Settings(Protocol):
+    def set_setting(self, table_id: str, name: str, value: str) -> None: ...
+
+
+class Played:
+    """One table's record of who played its seats."""
+
+    def __init__(self, table_id: str, seats: int, settings: dict[str, str]) -> None:
+        self.table_id = table_id
+        self.hinted = {int(s) for s in settings.get(HINTED, "").split(",") if s.isdigit()}
+        self.own = [0] * seats
+        self.covered = [0] * seats
+        try:
+            kept = json.loads(settings.get(MOVES) or "{}")
+            own, covered = [int(n) for n in kept["own"]], [int(n) for n in kept["covered"]]
+            if len(own) == len(covered) == seats:
+                self.own, self.covered = own, covered
+        except (ValueError, KeyError, TypeError):
+            pass  # none kept yet, or unreadable: counted from here
+
+    def hint(self, seat: int, store: Settings) -> None:
+        if seat not in self.hinted:
+            self.hinted.add(seat)
+            store.set_setting(self.table_id, HINTED, ",".join(map(str, sorted(self.hinted))))
+
+    def count(self, seat: int, by: str) -> None:
+        """A decision for ``seat``, made by its "person" or a bot "cover"ing it."""
+        (self.own if by == "person" else self.covered)[seat] += 1
+
+    def keep(self, store: Settings) -> None:
+        store.set_setting(self.table_id, MOVES, json.dumps({"own": self.own, "covered": self.covered}))
+
+    def played(self) -> set[int]:
+        """The seats whose person made at least half of their decisions."""
+        return {s for s, own in enumerate(self.own) if own > 0 and own >= self.covered[s]}
