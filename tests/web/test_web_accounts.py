@@ -238,3 +238,22 @@ def test_a_private_match_s_record_is_its_account_s_on_another_device(tmp_path: P
             r.status_code == 200
             and r.text == laptop.get(record, headers={"Authorization": f"Bearer {made['token']}"}).text
         )
+
+
+def test_a_passkey_answer_that_was_not_asked_for_is_refused_in_words(client: TestClient) -> None:
+    import base64
+    import json as jsonlib
+
+    options = client.post("/api/account/passkey/options", json={})
+    assert options.status_code == 200 and options.headers["cache-control"] == "no-store"
+    never = base64.urlsafe_b64encode(
+        jsonlib.dumps({"challenge": "bm90LWFza2Vk", "type": "webauthn.get"}).encode()
+    )
+    forged = {"id": "x", "rawId": "x", "type": "public-key", "response": {"clientDataJSON": never.decode()}}
+    r = client.post("/api/account/passkey/signin", json={"credential": forged})
+    assert r.status_code == 403 and "expired" in r.json()["error"]
+    for bad in ({"credential": "not an object"}, {"credential": {"response": {}}}, {}):
+        r = client.post("/api/account/passkey/signin", json=bad)
+        assert r.status_code == 400 and r.json()["error"], r.text
+    # Adding a passkey needs an account.
+    assert client.post("/api/account/passkeys/options", json={}).status_code == 401

@@ -109,3 +109,38 @@ def test_sign_up_play_now_rated_then_profile_review_leaderboard_and_sign_in_agai
     page.locator("#profile-matches tbody tr").first.wait_for()
     assert not nc.ERRORS, nc.ERRORS
     page.context.close()
+
+
+def test_a_passkey_added_signs_in_without_name_or_password(server: Any, browser: Browser) -> None:
+    # WebAuthn needs a host name (an address is no relying party): localhost.
+    base = server["base"].replace("127.0.0.1", "localhost")
+    nc.ERRORS.clear()
+    page = nc.new_page(browser)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    authenticator = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )["authenticatorId"]
+    page.goto(f"{base}/account")
+    page.fill("#su-name", "Key Holder")
+    page.fill("#su-password", PASSWORD)
+    page.click("#sign-up-button")
+    page.locator("#add-passkey").click()
+    page.locator("#passkeys-count", has_text="1 passkey").wait_for()
+    page.click("#sign-out")
+    page.locator("#passkey-sign-in").click()  # no name, no password
+    page.locator("#profile-name", has_text="Key Holder").wait_for()
+    held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})
+    assert len(held["credentials"]) == 1 and held["credentials"][0]["isResidentCredential"]
+    assert not nc.ERRORS, nc.ERRORS
+    page.context.close()

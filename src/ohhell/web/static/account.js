@@ -35,7 +35,75 @@ function signedOut() {
     submit(event, "/api/account/signin", "#si-name", "#si-password", "#sign-in-error"));
   $("#sign-up-form").addEventListener("submit", (event) =>
     submit(event, "/api/account/signup", "#su-name", "#su-password", "#sign-up-error"));
+  if (window.PublicKeyCredential) {
+    $("#passkey-box").hidden = false;
+    $("#passkey-sign-in").addEventListener("click", passkeySignIn);
+  }
   $("#si-name").focus();
+}
+
+// --- Passkeys (WebAuthn): binary fields travel as base64url ---
+
+const toB64 = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer)))
+  .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const fromB64 = (text) => {
+  const plain = text.replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(atob(plain + "===".slice((plain.length + 3) % 4)), (c) => c.charCodeAt(0));
+};
+const withIds = (list) => (list || []).map((c) => ({ ...c, id: fromB64(c.id) }));
+
+async function passkeySignIn() {
+  const error = $("#sign-in-error");
+  error.hidden = true;
+  try {
+    const options = await api("POST", "/api/account/passkey/options", {});
+    const credential = await navigator.credentials.get({ publicKey: {
+      ...options, challenge: fromB64(options.challenge), allowCredentials: withIds(options.allowCredentials),
+    } });
+    const r = credential.response;
+    await api("POST", "/api/account/passkey/signin", { credential: {
+      id: credential.id, rawId: toB64(credential.rawId), type: credential.type,
+      response: {
+        clientDataJSON: toB64(r.clientDataJSON), authenticatorData: toB64(r.authenticatorData),
+        signature: toB64(r.signature), userHandle: r.userHandle ? toB64(r.userHandle) : null,
+      },
+      clientExtensionResults: credential.getClientExtensionResults(),
+    } });
+    await handOverSeats();
+    window.location.assign("/account");
+  } catch (err) {
+    error.textContent = err.name === "NotAllowedError" ? "No passkey was chosen." : err.message;
+    error.hidden = false;
+  }
+}
+
+async function addPasskey() {
+  try {
+    const options = await api("POST", "/api/account/passkeys/options", {});
+    const credential = await navigator.credentials.create({ publicKey: {
+      ...options,
+      challenge: fromB64(options.challenge),
+      user: { ...options.user, id: fromB64(options.user.id) },
+      excludeCredentials: withIds(options.excludeCredentials),
+    } });
+    const r = credential.response;
+    const answer = await api("POST", "/api/account/passkeys", { credential: {
+      id: credential.id, rawId: toB64(credential.rawId), type: credential.type,
+      response: {
+        clientDataJSON: toB64(r.clientDataJSON), attestationObject: toB64(r.attestationObject),
+        transports: r.getTransports ? r.getTransports() : [],
+      },
+      clientExtensionResults: credential.getClientExtensionResults(),
+    } });
+    showPasskeys(answer.passkeys);
+    showMessage("Passkey added: you can sign in with it now.", "info");
+  } catch (err) {
+    showMessage(err.name === "NotAllowedError" ? "No passkey was made." : err.message, "error");
+  }
+}
+
+function showPasskeys(count) {
+  fill($("#passkeys-count"), count ? `${count} passkey${count > 1 ? "s" : ""} on this account` : "");
 }
 
 async function submit(event, url, nameField, passwordField, errorField) {
@@ -139,6 +207,11 @@ function chart(rows) {
 
 function settings(account) {
   $("#settings").hidden = false;
+  if (window.PublicKeyCredential) {
+    $("#passkeys-line").hidden = false;
+    showPasskeys(account.passkeys);
+    $("#add-passkey").addEventListener("click", addPasskey);
+  }
   const pub = $("#public");
   pub.checked = account.public;
   pub.addEventListener("change", () => act("/api/account/public", { public: pub.checked },
