@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ohhell import make_rules
 from ohhell.bots import get_bot, play_match
-from ohhell.web.ratings import SCALE, Entrant, model, new_ratings, places, shown
+from ohhell.skill import SCALE, Entrant, model, new_ratings, places, shown
 
 LEVELS = ("random", "beginner", "intermediate", "expert")
 LANDMARKS = Path(__file__).resolve().parents[1] / "src" / "ohhell" / "web" / "landmarks.json"

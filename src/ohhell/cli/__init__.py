@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import RulesError, __version__
-from . import accounts, admin, db, play, replay, review, score, scoresheet, serve, simulate, tournament
+from . import accounts, admin, db, play, replay, review, score, scoresheet, serve, simulate, stats, tournament
 from .common import CommandParser, HelpFormatter, examples
 
 
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         simulate,
         replay,
         review,
+        stats,
         tournament,
     ):
         command.add_parser(sub)

@@ -19,35 +19,35 @@ What is rated, and how:
 - A person who asked for a hint in the match is not rated by it (their
   current rating takes part as it is, unchanged).
 
-Shown on a familiar scale: 1500 for a newcomer, 20 points for each point of
-OpenSkill's mean, so the bots' landmarks span about 1,200 (random) to 1,900
-(expert), as club ratings do; a newcomer starts between beginner and
-intermediate. A rating is provisional while its uncertainty is above
-``SETTLED``.
+The arithmetic (the model, places, the landmarks, the shown scale) is
+ohhell/skill.py's, shared with ``ohhell stats``.
 """
 
 from __future__ import annotations
 
-import functools
-import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from importlib import resources
-from typing import Final
 
-from openskill.models import PlackettLuce
 from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table, Text, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.schema import PrimaryKeyConstraint
 
-from .. import PRESETS, Rules
+from .. import Rules
+from ..skill import (
+    SETTLED,
+    Entrant,
+    Rating,
+    landmarks,
+    model,
+    new_ratings,
+    places,
+    provisional,
+    rated_rules,
+    shown,
+    standing_words,
+)
 from .store import metadata
-
-CENTRE: Final = 1500
-SCALE: Final = 20.0  # shown points for one point of the mean
-SETTLED: Final = 3.0  # sigma at or below which a rating is no longer provisional (about 40 matches)
 
 ratings_t = Table(
     "ohhell_ratings",
@@ -82,64 +82,6 @@ rating_changes_t = Table(
     PrimaryKeyConstraint("table_id", "account_id"),
     Index("ix_ohhell_rating_changes_account_id", "account_id"),
 )
-
-
-@functools.cache
-def model() -> PlackettLuce:
-    return PlackettLuce()
-
-
-@functools.cache
-def landmarks() -> dict[str, tuple[float, float]]:
-    """Each bot level's fixed rating (mu, sigma), as measured and shipped."""
-    data = json.loads((resources.files("ohhell.web") / "landmarks.json").read_text())
-    return {level: (float(v["mu"]), float(v["sigma"])) for level, v in data["levels"].items()}
-
-
-def shown(mu: float) -> int:
-    """A rating on the shown scale."""
-    return round(CENTRE + SCALE * (mu - model().mu))
-
-
-def provisional(sigma: float) -> bool:
-    return sigma > SETTLED
-
-
-def rated_rules(rules: Rules) -> bool:
-    """Whether matches of ``rules`` are rated: a preset's own options, any
-    number of players."""
-    return any(not set(rules.differences(preset)) - {"players"} for preset in PRESETS.values())
-
-
-@dataclass(frozen=True, slots=True)
-class Entrant:
-    """One seat of a finished match, as the ratings see it."""
-
-    seat: int
-    score: int
-    account: str | None = None  # the account that played it, if any
-    level: str | None = None  # a bot's level, for a seat a bot played from the start
-    left: bool = False  # its person left before the end
-    hinted: bool = False  # its person asked for a hint
-
-
-def places(entrants: Sequence[Entrant]) -> list[int]:
-    """Each seat's place: by final score, equal scores sharing a place; those
-    who left after those who stayed."""
-
-    def key(e: Entrant) -> tuple[bool, int]:
-        return (e.left, -e.score)
-
-    keys = [key(e) for e in entrants]
-    return [1 + sum(1 for other in keys if other < mine) for mine in keys]
-
-
-def new_ratings(before: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
-    """Each seat's (mu, sigma) after a match in which they took ``ranks``."""
-    skill = model()
-    teams = [[skill.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
-    after = skill.rate(teams, ranks=[float(r) for r in ranks])
-    return [(team[0].mu, team[0].sigma) for team in after]
 
 
 def _current(db: Connection, account: str) -> tuple[float, float, int]:
@@ -223,39 +165,9 @@ def _update(db: Connection, table_id: str, entrants: Sequence[Entrant], now: flo
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Rating:
-    mu: float
-    sigma: float
-    matches: int
-
-    @property
-    def shown(self) -> int:
-        return shown(self.mu)
-
-    @property
-    def provisional(self) -> bool:
-        return provisional(self.sigma)
-
-
 def rating_of(engine: Engine, account: str) -> Rating:
     with engine.connect() as db:
         return Rating(*_current(db, account))
-
-
-def standing_words(rating: Rating) -> str:
-    """Where a rating stands among the bots: "1,612: between intermediate
-    (1,480) and expert (1,790)"."""
-    marks = sorted((shown(mu), level) for level, (mu, _) in landmarks().items())
-    mine = rating.shown
-    text = f"{mine:,}{'?' if rating.provisional else ''}"
-    below = [m for m in marks if m[0] <= mine]
-    above = [m for m in marks if m[0] > mine]
-    if below and above:
-        return f"{text}: between {below[-1][1]} ({below[-1][0]:,}) and {above[0][1]} ({above[0][0]:,})"
-    if above:
-        return f"{text}: below {above[0][1]} ({above[0][0]:,})"
-    return f"{text}: above {below[-1][1]} ({below[-1][0]:,})"
 
 
 def rate_finished(
@@ -346,3 +258,21 @@ def leaderboard(
     ]
     entries += [{"bot": level, "rating": shown(mu)} for level, (mu, _) in landmarks().items()]
     return sorted(entries, key=lambda e: -int(str(e["rating"])))
+
+
+__all__ = [
+    "SETTLED",
+    "Entrant",
+    "Rating",
+    "history",
+    "landmarks",
+    "leaderboard",
+    "new_ratings",
+    "places",
+    "rate_finished",
+    "rate_table",
+    "rated_rules",
+    "rating_of",
+    "shown",
+    "standing_words",
+]
