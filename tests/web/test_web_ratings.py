@@ -116,6 +116,7 @@ def test_play_now_signed_in_is_rated_and_a_hint_makes_it_unrated(tmp_path: Path)
         )
         assert r.status_code == 200
         outcomes = []
+        results: list[dict[str, list[int]]] = []  # every hand of both matches, as the page saw them
         for hint in (False, True):
             made = client.post("/api/play-now", json={"level": "random", "preset": "okenuff"}).json()
             with connect(client, made["table"], made["token"]) as player:
@@ -125,6 +126,7 @@ def test_play_now_signed_in_is_rated_and_a_hint_makes_it_unrated(tmp_path: Path)
                     player.until(lambda m: m["type"] == "hint", "the hint")
                 final = play_all([player])
             assert final["obs"]["phase"] == "over"
+            results.extend(final["obs"]["results"])
             engine = app.state.server.store.engine
             for _ in range(200):  # rated in a thread as the match ends
                 with engine.connect() as db:
@@ -137,6 +139,12 @@ def test_play_now_signed_in_is_rated_and_a_hint_makes_it_unrated(tmp_path: Path)
         assert outcomes[0] == "rated" and "hints" in str(outcomes[1])
         account = Accounts(engine).by_name("Ann")
         assert account is not None and rating_of(engine, account.id).matches == 1
+        # The profile's statistics count both matches, hinted or not.
+        stats = client.get("/api/account/history").json()["statistics"]
+        assert stats["matches"] == 2 and stats["hands"] == len(results)
+        assert stats["exact"] == sum(r["bids"][0] == r["tricks"][0] for r in results)
+        assert stats["points_per_hand"] == round(sum(r["scores"][0] for r in results) / len(results), 2)
+        assert stats["losses"] == [] and stats["costliest"] == []  # no review asked for
 
 
 def test_a_private_profile_is_not_served_and_the_leaderboard_lists_the_public_with_bots(

@@ -275,7 +275,14 @@ class AccountRoutes:
         """The signed-in person's rated matches and their rating after each."""
         account = await self._account(request)
         rows = await asyncio.to_thread(ratings.history, self.accounts.engine, account.id)
-        return JSONResponse({"matches": rows}, headers={"cache-control": "no-store"})
+        stats = await asyncio.to_thread(self._statistics, account.id)
+        return JSONResponse({"matches": rows, "statistics": stats}, headers={"cache-control": "no-store"})
+
+    def _statistics(self, account_id: str) -> dict[str, Any]:
+        from .profile import statistics
+
+        assert self.server.store is not None
+        return statistics(self.server.store, account_id)
 
     async def player(self, request: Request) -> Response:
         """A player's public profile: the same 404 for a name that does not
@@ -292,7 +299,9 @@ class AccountRoutes:
         engine = self.accounts.engine
         rating = await asyncio.to_thread(ratings.rating_of, engine, account.id)
         rows = await asyncio.to_thread(ratings.history, engine, account.id)
-        return JSONResponse({"name": account.name, "rating": _rating_json(rating), "matches": rows})
+        stats = await asyncio.to_thread(self._statistics, account.id)
+        body = {"name": account.name, "rating": _rating_json(rating), "matches": rows, "statistics": stats}
+        return JSONResponse(body)
 
     async def leaderboard(self, request: Request) -> Response:
         """The best ratings of the players who chose to be seen, with at least

@@ -175,6 +175,35 @@ async function profile(name, account) {
       el("a", { href: `/replay?table=${encodeURIComponent(m.table)}` }, "Replay"), " · ",
       el("a", { href: `/replay?table=${encodeURIComponent(m.table)}&review=1` }, "Review")))));
   chart(rows);
+  statistics(data.statistics);
+}
+
+/** Exact bids, points a hand, the average loss and its trend, the costliest decisions. */
+function statistics(stats) {
+  if (!stats || !stats.hands) return;
+  const parts = [`Exact bids: ${Math.round((100 * stats.exact) / stats.hands)}% of ${stats.hands} hands`,
+    `${stats.points_per_hand} points a hand`];
+  const losses = stats.losses.map((m) => m.average_loss);
+  if (losses.length) {
+    const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
+    let words = `average loss ${mean(losses).toFixed(2)} points a decision over ${losses.length} reviewed matches`;
+    if (losses.length >= 4) {
+      const half = Math.floor(losses.length / 2);
+      const before = mean(losses.slice(0, half));
+      const after = mean(losses.slice(half));
+      words += after < before ? ` (falling: ${before.toFixed(2)}, then ${after.toFixed(2)})`
+        : ` (not falling yet: ${before.toFixed(2)}, then ${after.toFixed(2)})`;
+    }
+    parts.push(words);
+  } else {
+    parts.push("no reviewed match yet: review a match from its replay");
+  }
+  fill($("#profile-stats"), `${parts.join("; ")}.`);
+  const costly = stats.costliest || [];
+  $("#profile-costly").hidden = costly.length === 0;
+  fill($("#profile-costly-list"), ...costly.map((d) => el("li", {},
+    `Hand ${d.hand}: ${d.kind === "bid" ? "bid" : d.kind === "trump" ? "named" : "played"} ${d.chosen}, best ${d.best}, ${d.loss} points lost. `,
+    el("a", { href: `/replay?table=${encodeURIComponent(d.table)}&review=1` }, "Its review and puzzles"))));
 }
 
 /** The rating after each rated match, as a line. */
