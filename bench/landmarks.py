@@ -4,7 +4,7 @@ matches among the levels, rated with the server's own model.
 Each deal of a match is played four times with the levels rotated through
 the seats (the same cards, dealt from the same chance stream), so the cards
 favour no level. Every match is rated as the server rates one
-(``ohhell.web.ratings.new_ratings``), all levels starting as newcomers.
+(``ohhell.skill.new_ratings``), all levels starting as newcomers.
 Prints each level's mean (mu), its uncertainty (sigma), the shown rating
 with a 95% interval (mu +- 2 sigma), and its average points a match; with
 ``--write`` replaces landmarks.json, with this command in it.

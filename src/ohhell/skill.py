@@ -1,12 +1,12 @@
 """Ratings' arithmetic: OpenSkill's Plackett-Luce model, the bots' landmarks
-and the shown scale, shared by the server (web/ratings.py, which keeps
+and the shown scale, shared by the server (web/accounts/ratings.py, which keeps
 accounts' ratings) and ``ohhell stats`` (a local rating from saved matches).
 
 Shown on a familiar scale: 1500 for a newcomer, 20 points for each point of
 OpenSkill's mean, so the bots' landmarks span about 800 (random) to 1,900
 (expert); a newcomer starts between beginner and intermediate. A rating is
 provisional while its uncertainty is above ``SETTLED``. The landmarks are
-measured by ``bench/landmarks.py`` (web/landmarks.json).
+measured by ``bench/landmarks.py`` (web/accounts/landmarks.json).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def model() -> PlackettLuce:
 @functools.cache
 def landmarks() -> dict[str, tuple[float, float]]:
     """Each bot level's fixed rating (mu, sigma), as measured and shipped."""
-    data = json.loads((resources.files("ohhell.web") / "landmarks.json").read_text())
+    data = json.loads((resources.files("ohhell.web.accounts") / "landmarks.json").read_text())
     return {level: (float(v["mu"]), float(v["sigma"])) for level, v in data["levels"].items()}
 
 

@@ -11,7 +11,7 @@ pytest.importorskip("argon2")
 pytest.importorskip("sqlalchemy")
 
 from ohhell.cli import main
-from ohhell.web.accounts import Accounts
+from ohhell.web.accounts.model import Accounts
 from ohhell.web.store import Store
 
 

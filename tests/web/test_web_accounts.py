@@ -22,8 +22,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from web_support import from_address, make_app, with_addresses
 
-from ohhell.web.account_routes import COOKIE
-from ohhell.web.accounts import WRONG, accounts_t, pseudonym
+from ohhell.web.accounts.model import WRONG, accounts_t, pseudonym
+from ohhell.web.accounts.routes import COOKIE
 from ohhell.web.app import Limits
 from ohhell.web.store import seats_t
 

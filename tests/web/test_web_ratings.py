@@ -21,9 +21,9 @@ with warnings.catch_warnings():
 from web_support import connect, from_address, make_app, play_all, with_addresses
 
 from ohhell import PRESETS, make_rules
-from ohhell.web import ratings
-from ohhell.web.accounts import Accounts
-from ohhell.web.ratings import Entrant, new_ratings, places, rate_table, rated_tables_t, rating_of
+from ohhell.web.accounts import ratings
+from ohhell.web.accounts.model import Accounts
+from ohhell.web.accounts.ratings import Entrant, new_ratings, places, rate_table, rated_tables_t, rating_of
 from ohhell.web.store import SeatRow, Store
 
 PASSWORD = "correct horse battery"

@@ -34,7 +34,8 @@ with warnings.catch_warnings():
 from web_support import choices, connect, make_app, new_table, play_all
 
 from ohhell.cli import main
-from ohhell.web import accounts, admin, passkeys, ratings, schema, scores
+from ohhell.web import admin, schema, scores
+from ohhell.web.accounts import model, passkeys, ratings
 from ohhell.web.store import ChatRow, Store, metadata
 
 POSTGRES = os.environ.get("OHHELL_TEST_POSTGRES")
@@ -96,7 +97,7 @@ def _forget_revision(url: str) -> None:
 
 
 def test_the_migrations_build_exactly_the_tables_the_code_declares(db_url: str) -> None:
-    tables = (scores.scoregames_t, accounts.accounts_t, ratings.ratings_t, passkeys.passkeys_t)
+    tables = (scores.scoregames_t, model.accounts_t, ratings.ratings_t, passkeys.passkeys_t)
     assert all(t.metadata is metadata for t in tables)
     store = Store(db_url)
     store.close()

@@ -58,7 +58,7 @@ def cmd_accounts(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        from ..web.accounts import Accounts
+        from ..web.accounts.model import Accounts
         from ..web.store import Store
     except ImportError as err:
         print(f"ohhell accounts needs the web extra ({err.name} is missing)", file=sys.stderr)

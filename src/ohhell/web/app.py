@@ -39,7 +39,7 @@ from .. import (
 )
 from ..analysis import Budget
 from ..bots import level_refusal, opponent_levels
-from .account_routes import AccountRoutes, account_routes
+from .accounts.routes import AccountRoutes, account_routes
 from .chat import parse_mutes
 from .cluster import Cluster
 from .connection import QUEUE_LIMIT

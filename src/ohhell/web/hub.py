@@ -75,7 +75,7 @@ class Hub:
         self._rating: set[asyncio.Task[None]] = set()
 
     def finished(self, table: LiveTable) -> None:
-        """The match at ``table`` is over: rate it (ratings.py), in a thread.
+        """The match at ``table`` is over: rate it (accounts/ratings.py), in a thread.
         Rating is once per table whoever calls, so a restart that finds the
         match over again changes nothing."""
         if not self.rating:
@@ -102,8 +102,8 @@ class Hub:
         hinted: set[int],
         played: set[int],
     ) -> None:
-        from .accounts import seat_owners
-        from .ratings import rate_finished
+        from .accounts.model import seat_owners
+        from .accounts.ratings import rate_finished
 
         try:
             owners = seat_owners(self.store.engine, table_id)

@@ -1,4 +1,4 @@
-"""What each seat's person did themselves, for the ratings (ratings.py):
+"""What each seat's person did themselves, for the ratings (accounts/ratings.py):
 the hints they asked for, the decisions they made, and those a bot made for
 them (away, or out of time). Kept in the table's settings, the hints at
 once and the counts at each hand's end, so a restart keeps them."""

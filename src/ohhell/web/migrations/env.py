@@ -8,13 +8,13 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from ohhell.web import accounts, admin, ratings, scores, store
+from ohhell.web import admin, scores, store
+from ohhell.web.accounts import model, passkeys, ratings
 
 target_metadata = [store.metadata, admin.metadata]
 # The score sheets', accounts', ratings' and passkeys' tables are on the store's metadata.
-assert all(
-    t.metadata is store.metadata for t in (scores.scoregames_t, accounts.accounts_t, ratings.ratings_t)
-)
+on_the_store = (scores.scoregames_t, model.accounts_t, ratings.ratings_t, passkeys.passkeys_t)
+assert all(t.metadata is store.metadata for t in on_the_store)
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # run by Alembic's own command line: -x db=URL, or the default SQLite file

@@ -15,10 +15,10 @@ from typing import Any, Final
 
 from sqlalchemy import select
 
-from .. import Record, make_rules, parse_action
-from ..analysis import Review, ReviewError
-from .accounts import account_seats_t
-from .store import Store, reviews_t, tables_t
+from ... import Record, make_rules, parse_action
+from ...analysis import Review, ReviewError
+from ..store import Store, reviews_t, tables_t
+from .model import account_seats_t
 
 MOST: Final = 50  # matches read for the statistics, the newest
 COSTLIEST: Final = 5

@@ -33,8 +33,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.schema import PrimaryKeyConstraint
 
-from .. import Rules
-from ..skill import (
+from ... import Rules
+from ...skill import (
     SETTLED,
     Entrant,
     Rating,
@@ -47,7 +47,7 @@ from ..skill import (
     shown,
     standing_words,
 )
-from .store import metadata
+from ..store import metadata
 
 ratings_t = Table(
     "ohhell_ratings",

@@ -49,8 +49,8 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from .errors import TableError
-from .store import metadata
+from ..errors import TableError
+from ..store import metadata
 
 CHALLENGE_SECONDS: Final = 300.0
 PASSKEYS_MOST: Final = 20  # passkeys one account may hold

@@ -35,13 +35,13 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ..errors import TableError
+from ..guard import Quotas, client_address, trusted_proxies
+from ..requests import json_body
+from ..store import Store, meta_t
 from . import ratings
-from .accounts import WRONG, Account, Accounts
-from .errors import TableError
-from .guard import Quotas, client_address, trusted_proxies
+from .model import WRONG, Account, Accounts
 from .passkeys import Passkeys
-from .requests import json_body
-from .store import Store, meta_t
 
 STATIC = resources.files("ohhell.web") / "static"
 
@@ -135,7 +135,7 @@ class AccountRoutes:
 
     async def seat_at(self, request: Request, table_id: str) -> int | None:
         """The seat the signed-in person's account played at the table, if any."""
-        from .accounts import seat_owners
+        from .model import seat_owners
 
         account = await self.signed_in(request)
         if account is None or len(table_id) > 32:
@@ -377,7 +377,7 @@ class AccountRoutes:
     async def seats(self, request: Request) -> Response:
         """Make the seats whose tokens this browser holds the account's (a
         guest who signs up keeps the matches they played)."""
-        from .table import token_hash
+        from ..table import token_hash
 
         account = await self._account(request)
         data = await json_body(request)
@@ -402,7 +402,7 @@ class AccountRoutes:
         to a guest where accounts are required, and the seat made the
         signed-in person's, so their history holds it without a step of
         theirs."""
-        from .table import token_hash
+        from ..table import token_hash
 
         async def endpoint(request: Request) -> Response:
             if self.mode == "off":

@@ -53,9 +53,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.schema import Index, PrimaryKeyConstraint
 
+from ..errors import TableError
+from ..store import metadata, seats_t, tables_t
 from . import passkeys, ratings  # noqa: F401 - their tables name accounts: delete() clears them too
-from .errors import TableError
-from .store import metadata, seats_t, tables_t
 
 NAME_MIN: Final = 3
 NAME_MAX: Final = 24
