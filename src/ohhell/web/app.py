@@ -177,7 +177,7 @@ class Server:
         accounts: str = "optional",
     ) -> None:
         self.store_url = store_url
-        self.accounts = AccountRoutes(self, accounts)  # off, optional or required (account_routes.py)
+        self.accounts = AccountRoutes(self, accounts)  # off, optional or required (accounts/routes.py)
         self.broker = broker  # Redis, when several processes serve one database (cluster.py)
         self.relay: Relay | None = None
         self.think_workers = think_workers
@@ -705,7 +705,7 @@ def create_app(
     several processes serve the same database (cluster.py); ``review_budget``
     how hard a post-game review thinks: a ``Budget``, or a share of the
     default one (reviews.py); ``accounts`` off, optional or required
-    (account_routes.py)."""
+    (accounts/routes.py)."""
     limits = limits or Limits()
     if rate is not None:
         limits = dataclasses.replace(limits, rate=rate)

@@ -17,7 +17,7 @@ as without one. What is kept, and why so:
   The records of the tables it played keep their seats under a pseudonym
   ("Player 3f9a") in place of the name.
 
-The HTTP side (cookies, limits on tries) is account_routes.py.
+The HTTP side (cookies, limits on tries) is routes.py.
 """
 
 from __future__ import annotations
