@@ -63,7 +63,7 @@ class Entrant:
     account: str | None = None  # the account that played it, if any
     level: str | None = None  # a bot's level, for a seat a bot played from the start
     left: bool = False  # its person left before the end
-    hinted: bool = False  # its person asked for a hint
+    unrated: bool = False  # its person is not rated by it (a hint; an address another seat shared)
 
 
 def places(entrants: Sequence[Entrant]) -> list[int]:

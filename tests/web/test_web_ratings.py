@@ -72,7 +72,7 @@ def test_a_hint_other_options_or_one_account_in_two_seats_is_not_rated(tmp_path:
     pagat = PRESETS["pagat"]
     bots = [Entrant(s, 10 * s, level="beginner") for s in (1, 2, 3)]
     for table_id, rules, entrants, why in (
-        ("h", pagat, [Entrant(0, 99, account=ann.id, hinted=True), *bots], "hints"),
+        ("h", pagat, [Entrant(0, 99, account=ann.id, unrated=True), *bots], "hints"),
         ("o", pagat.replace(hook=not pagat.hook), [Entrant(0, 99, account=ann.id), *bots], "options"),
         ("d", pagat, [Entrant(0, 99, account=ann.id), Entrant(1, 5, account=ann.id), *bots[1:]], "two seats"),
     ):
@@ -221,3 +221,32 @@ def test_an_account_that_never_played_its_seat_is_not_rated_and_rates_nobody_up(
         assert ann is not None and bob is not None
         assert rating_of(engine, ann.id).matches == 1
         assert rating_of(engine, bob.id).matches == 0
+
+
+def test_a_finished_table_loaded_again_after_a_restart_is_not_rated_twice(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with TestClient(with_addresses(make_app(str(db)))) as client:
+        signup = {"name": "Ann", "password": PASSWORD}
+        client.post("/api/account/signup", json=signup, headers=from_address("a"))
+        made = client.post("/api/play-now", json={"level": "random", "preset": "okenuff"}).json()
+        with connect(client, made["table"], made["token"]) as player:
+            play_all([player])
+        engine = client.app.state.server.store.engine  # type: ignore[attr-defined]
+        for _ in range(200):
+            with engine.connect() as conn:
+                query = select(rated_tables_t.c.outcome).where(rated_tables_t.c.table_id == made["table"])
+                if conn.execute(query).scalar() is not None:
+                    break
+            client.get("/api/account")
+        ann = Accounts(engine).by_name("Ann")
+        assert ann is not None
+        first = rating_of(engine, ann.id)
+    # Another process (a restart) loads the finished table: it asks to rate it, which changes nothing.
+    with TestClient(with_addresses(make_app(str(db)))) as again:
+        assert again.get(f"/api/tables/{made['table']}").json()["status"] == "over"
+        record = again.get(
+            f"/api/tables/{made['table']}/record", headers={"Authorization": f"Bearer {made['token']}"}
+        )
+        assert record.status_code == 200
+        engine = again.app.state.server.store.engine  # type: ignore[attr-defined]
+        assert rating_of(engine, ann.id) == first and first.matches == 1

@@ -83,7 +83,11 @@ class Hub:
         seats = [(s.kind, s.level) for s in table.seats]
         totals = list(table.state.totals)
         played = table.played
-        args = (table.id, table.rules, seats, totals, set(played.hinted), played.played())
+        # People at two seats who came from one address may be one person
+        # playing two accounts: neither is rated by the match.
+        seen = {s: set(table.chat.seen.get(s, ())) for s in range(len(table.seats))}
+        shared = {s for s in seen for t in seen if s != t and seen[s] & seen[t]}
+        args = (table.id, table.rules, seats, totals, set(played.hinted) | shared, played.played())
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # a table loaded outside the server (a tool): rated in place
@@ -99,7 +103,7 @@ class Hub:
         rules: Rules,
         seats: list[tuple[str, str | None]],
         totals: list[int],
-        hinted: set[int],
+        unrated: set[int],
         played: set[int],
     ) -> None:
         from .accounts.model import seat_owners
@@ -114,7 +118,7 @@ class Hub:
                 seats,
                 totals,
                 owners,
-                hinted=hinted,
+                unrated=unrated,
                 played=played,
                 cover=COVER_LEVEL,
             )

@@ -154,12 +154,10 @@ class LiveTable:
         self.match = Match(
             state, seeded_chance(f"ohhell-serve:{self.seed}"), clock=hub.now, change_grace=hub.change_grace
         )
-        if self.state.phase is Phase.OVER:
-            if self.status != "over":
-                # The server stopped between storing the last action and the status.
-                self.status = "over"
-                hub.store.set_status(self.id, "over")
-            hub.finished(self)  # or before the match was rated (rating is once a table)
+        if self.state.phase is Phase.OVER and self.status != "over":
+            # The server stopped between storing the last action and the status.
+            self.status = "over"
+            hub.store.set_status(self.id, "over")
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.spectators = 0
@@ -173,6 +171,8 @@ class LiveTable:
         self.owner: str | None = None  # the address the bots' searches count against (thinking.py)
         self.chat = TableChat(self.id, hub.store, row.settings, hub.now, secret=f"addresses:{self.seed}")
         self.claims = TableClaims(self, row.settings.get("claims"))
+        if self.state.phase is Phase.OVER:
+            hub.finished(self)  # the server may have stopped before the match was rated (once a table)
 
     # --- What the table looks like ---
 

@@ -115,8 +115,8 @@ def rate_table(engine: Engine, table_id: str, rules: Rules, entrants: Sequence[E
 def _outcome(rules: Rules, entrants: Sequence[Entrant]) -> str:
     if not rated_rules(rules):
         return "not rated: the options are not a preset's own"
-    if not any(e.account is not None and not e.hinted for e in entrants):
-        return "not rated: no account played without hints"
+    if not any(e.account is not None and not e.unrated for e in entrants):
+        return "not rated: no account played without hints, or from an address of its own"
     accounts = [e.account for e in entrants if e.account is not None]
     if len(set(accounts)) != len(accounts):
         return "not rated: one account held two seats"
@@ -139,7 +139,7 @@ def _update(db: Connection, table_id: str, entrants: Sequence[Entrant], now: flo
     for e, (mu, sigma, matches), (new_mu, new_sigma), place in zip(
         entrants, before, after, ranks, strict=True
     ):
-        if e.account is None or e.hinted:
+        if e.account is None or e.unrated:
             continue
         values = {"mu": new_mu, "sigma": new_sigma, "matches": matches + 1, "updated": now}
         if (
@@ -178,14 +178,15 @@ def rate_finished(
     totals: Sequence[int],
     owners: dict[int, str],
     *,
-    hinted: set[int],
+    unrated: set[int],
     played: set[int],
     cover: str,
 ) -> str:
     """Rate a table whose match is over: ``seats`` is each seat's kind and
     bot level as it ended ("human", "bot"...), ``totals`` the final scores,
-    ``owners`` the accounts of the seats accounts played, ``hinted`` the
-    seats that asked for a hint, ``played`` the seats whose person made at
+    ``owners`` the accounts of the seats accounts played, ``unrated`` the
+    seats whose person is not rated (a hint asked for, an address shared
+    with another seat), ``played`` the seats whose person made at
     least half of their decisions. A seat an account held that a bot holds
     at the end was left by its person: placed last. A seat its person
     hardly played (a bot covered it) is rated as that bot, ``cover``, and
@@ -204,7 +205,7 @@ def rate_finished(
                 account=account,
                 level=level if account is None else None,
                 left=left,
-                hinted=seat in hinted,
+                unrated=seat in unrated,
             )
         )
     return rate_table(engine, table_id, rules, entrants)
