@@ -197,6 +197,46 @@ def test_a_body_has_a_time_limit_and_a_size_limit(tmp_path: Path) -> None:
         assert _get(port, "127.0.0.5") == 200
 
 
+def test_a_refused_upload_is_answered_then_read_and_dropped_never_reset(tmp_path: Path) -> None:
+    # A balancer in front takes a reset for a failed server and stops
+    # sending it the others' requests: a body too large is refused with 413,
+    # and what is left of it is read and dropped, so the client sends it all
+    # and then reads the answer and a clean end.
+    body = b"x" * (1024 * 1024 + 100 * 1024)
+    with serving(tmp_path) as port:
+        for _ in range(3):
+            with _open(port, "127.0.0.6") as s:
+                s.sendall(_head("/api/replay", len(body), expect=False) + body)  # no reset midway
+                s.shutdown(socket.SHUT_WR)
+                assert _status(_answer(s)) == 413
+        assert _get(port, "127.0.0.6") == 200
+
+
+def test_a_request_head_past_its_limit_is_refused_without_being_held_whole(tmp_path: Path) -> None:
+    from ohhell.web.transport import MAX_HEAD
+
+    with serving(tmp_path) as port:
+        with _open(port, "127.0.0.7") as s:
+            s.sendall(b"GET /api/options HTTP/1.1\r\nHost: x\r\nX-Big: ")
+            sent = 0
+            with contextlib.suppress(ConnectionError):
+                while sent < 64 * MAX_HEAD:  # 4 MiB of one header line, if the server took it all
+                    s.sendall(b"y" * 65536)
+                    sent += 65536
+            assert sent < 64 * MAX_HEAD  # cut off long before
+            with contextlib.suppress(ConnectionResetError):
+                answer = _answer(s)
+                assert answer == b"" or _status(answer) == 431
+        # A head within the limit is served.
+        with _open(port, "127.0.0.7") as s:
+            s.sendall(
+                b"GET /api/options HTTP/1.1\r\nHost: x\r\nX-Fine: "
+                + b"z" * 30_000
+                + b"\r\nConnection: close\r\n\r\n"
+            )
+            assert _status(_answer(s)) == 200
+
+
 # --- 2. Open tables: full ones left out first, then a cap per address and per name ---
 
 

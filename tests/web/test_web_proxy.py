@@ -361,6 +361,40 @@ def test_one_client_asking_past_its_quota_gets_no_one_else_a_502(site: Site) -> 
     assert status == 200, answer
 
 
+def test_one_client_s_oversized_uploads_get_no_one_else_a_502(site: Site) -> None:
+    # Bodies past the largest request, over and over from two threads: each
+    # is refused (413), and the balancer never takes a server for dead.
+    import threading
+
+    body = "x" * (1024 * 1024 + 100 * 1024)
+    refused: list[int] = []
+
+    def upload() -> None:
+        for _ in range(6):
+            connection = http.client.HTTPConnection(
+                "127.0.0.1", site.port, timeout=15, source_address=("127.0.0.10", 0)
+            )
+            try:
+                connection.request("POST", "/api/replay", body=body, headers={"Content-Type": "text/plain"})
+                refused.append(connection.getresponse().status)
+            except OSError:
+                refused.append(0)  # cut off: the test then fails on the count below
+            finally:
+                connection.close()
+
+    uploads = [threading.Thread(target=upload) for _ in range(2)]
+    for thread in uploads:
+        thread.start()
+    others = []
+    while any(thread.is_alive() for thread in uploads):
+        others.append(site.ask("GET", "/api/lobby", "127.0.0.11")[0])
+    for thread in uploads:
+        thread.join()
+    others += [site.ask("GET", "/api/lobby", "127.0.0.11")[0] for _ in range(10)]
+    assert refused == [413] * 12, refused
+    assert others == [200] * len(others), others
+
+
 def test_a_page_s_own_post_passes_the_balancer(site: Site) -> None:
     # A browser sends Origin with every post, with the port it sees; nginx
     # must pass the Host on with that port, or the same-origin check refuses.

@@ -16,6 +16,15 @@ adds these limits to uvicorn's own HTTP protocol class:
 - a request whose body has not all come ``BODY_TIMEOUT`` seconds after its
   head is answered 408 (if nothing was answered yet) and closed; a body
   larger than ``MAX_BODY`` is answered 413 and closed;
+- a request head larger than ``MAX_HEAD`` is answered 431 and closed, after
+  at most that much and one more read of it (a head is never held whole:
+  httptools would gather a huge header line at great cost to the loop);
+- a refused request whose body is still coming is not cut off with a
+  reset: the connection is half-closed after the answer, and what is left
+  of the body is read and dropped for up to ``LINGER`` seconds
+  (``_Lingering``). A balancer in front takes a reset for a failed server,
+  so one client's refused upload would otherwise keep everyone else from a
+  healthy one;
 - one address may have at most ``REQUESTS_PER_ADDRESS`` requests in flight
   (head in, answer not yet sent); more are answered 429 and closed at once,
   and an address refused ``guard.FLOOD`` times in a row is held off;
@@ -50,6 +59,9 @@ from .guard import FLOOD, Proxies, forwarded_for, trust_proxies, trusted_proxies
 HEAD_TIMEOUT: Final = 10.0  # seconds to send a request's head
 BODY_TIMEOUT: Final = 10.0  # seconds to send a request's body once its head is in
 MAX_BODY: Final = 1024 * 1024  # the largest body any route reads (a record to replay, app.MAX_RECORD)
+MAX_HEAD: Final = 64 * 1024  # bytes of a request's line and headers (nginx's own default cap is 32 KiB)
+LINGER: Final = 2.0  # seconds a refused request's unread body is still read (and dropped) before the close
+LINGER_BYTES: Final = 4 * MAX_BODY  # bytes read and dropped so, at most
 CONNECTIONS_PER_ADDRESS: Final = 64  # connections one address may hold waiting for a head
 REQUESTS_PER_ADDRESS: Final = 32  # requests one address may have in flight (head in, not yet answered)
 LIMIT_CONCURRENCY: Final = 4096  # connections and tasks before uvicorn answers 503
@@ -114,6 +126,31 @@ _HELD_UPGRADE = b"HTTP/1.1 429 Too Many Requests\r\ncontent-length: 0\r\nconnect
 _TOO_LARGE = _refusal(413, f"the request body is larger than {MAX_BODY} bytes")
 _TOO_SLOW = b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
 _CUT_OFF = b"HTTP/1.1 413 Content Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+_HEAD_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+)
+
+
+class _Lingering:
+    """A connection's transport as uvicorn's request cycle sees it: a close
+    while a refused request's body is still coming lingers instead
+    (``Guarded._linger``). Everything else goes to the transport itself."""
+
+    def __init__(self, transport: asyncio.Transport, protocol: Guarded) -> None:
+        self._transport = transport
+        self._protocol = protocol
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+    def close(self) -> None:
+        if self._protocol.unread and not self._transport.is_closing():
+            self._protocol.linger()
+        else:
+            self._transport.close()
+
+    def is_closing(self) -> bool:
+        return self._protocol.lingering or self._transport.is_closing()
 
 
 class Guarded(_base()):  # type: ignore[misc]
@@ -128,7 +165,13 @@ class Guarded(_base()):  # type: ignore[misc]
     app: Any  # the application uvicorn's protocol calls (set by its __init__)
 
     def connection_made(self, transport: asyncio.Transport) -> None:
-        super().connection_made(transport)
+        self._real = transport
+        self.unread = False  # a refused request's body is still coming: a close lingers
+        self.lingering = False
+        self._lingered = 0
+        self._awaiting_head = True
+        self._head_bytes = 0
+        super().connection_made(_Lingering(transport, self))
         peer = transport.get_extra_info("peername")
         self._peer = str(peer[0]) if peer else "unknown"
         self._address = self._peer  # the client's, once known (a request's head from a trusted balancer)
@@ -151,6 +194,7 @@ class Guarded(_base()):  # type: ignore[misc]
         self._wait_for_head()
 
     def _wait_for_head(self) -> None:
+        self._awaiting_head, self._head_bytes = True, 0
         if not self._counted and not self._proxied:
             _waiting[self._address] += 1
             self._counted = True
@@ -172,11 +216,39 @@ class Guarded(_base()):  # type: ignore[misc]
         if not self.transport.is_closing():
             self.transport.close()
 
+    def data_received(self, data: bytes) -> None:
+        if self.lingering:  # what is left of a refused body: dropped
+            self._lingered += len(data)
+            if self._lingered > LINGER_BYTES:
+                self._real.close()
+            return
+        if self._awaiting_head:
+            # Every byte so far belongs to a head not yet whole.
+            if self._head_bytes > MAX_HEAD:
+                self._real.write(_HEAD_TOO_LARGE)
+                self._real.close()
+                return
+            self._head_bytes += len(data)
+        super().data_received(data)
+
+    def linger(self) -> None:
+        """Half-close after the answer, read and drop the rest of the body for
+        up to ``LINGER`` seconds, then close: no reset for the client, nor for
+        a balancer that would take it for a failed server."""
+        self.lingering = True
+        transport = self._real
+        if transport.can_write_eof():
+            transport.write_eof()
+        transport.resume_reading()
+        self.loop.call_later(LINGER, transport.close)
+
     def on_headers_complete(self) -> None:
+        self._awaiting_head = False
         self._got_head()
         if self._proxied:
             self._address = trusted_proxies().client(self._peer, forwarded_for(self.headers))
         if self.parser.should_upgrade() and self._should_upgrade():
+            self.transport = self._real  # a WebSocket's frames go to the transport itself
             if self._proxied and held(self._address):
                 self.transport.write(_HELD_UPGRADE)  # handle_websocket_upgrade sees it closing
                 self.transport.close()
@@ -188,6 +260,9 @@ class Guarded(_base()):  # type: ignore[misc]
         self._body_size = 0
         self._body_counted = refusal is None  # a refused request's connection closes once answered
         if refusal is not None:
+            # Its body, if any, is not read: the close after the answer lingers.
+            declared = dict(self.headers).get(b"content-length", b"0")
+            self.unread = declared != b"0" or dict(self.headers).get(b"transfer-encoding") is not None
             # uvicorn's own request cycle answers it (in order, after any
             # request before it on this connection), with this application.
             app, self.app = self.app, refusal
@@ -224,6 +299,7 @@ class Guarded(_base()):  # type: ignore[misc]
         super().on_body(body)
 
     def on_message_complete(self) -> None:
+        self.unread = False  # the whole body came
         self._body_done()
         super().on_message_complete()
 
@@ -242,6 +318,7 @@ class Guarded(_base()):  # type: ignore[misc]
         self._body_done()
         if self.transport.is_closing():
             return
+        self.unread = True  # the rest of the body: read and dropped
         cycle = self.cycle
         if cycle is not None and not cycle.response_complete:
             if not cycle.response_started:
@@ -356,4 +433,4 @@ def run(
     )
 
 
-__all__ = ["Guarded", "held", "hold_off", "run"]
+__all__ = ["MAX_HEAD", "Guarded", "held", "hold_off", "run"]
