@@ -60,6 +60,8 @@ def test_ban_and_unban_store_the_bar_and_an_order(db: str, capsys: pytest.Captur
     assert "203.0.113.0/24" in out and "spam in chat" in out  # the reason kept on one line
     bans = admin.Bans(["203.0.113.0/24"])
     assert bans.barred("203.0.113.9") and not bans.barred("203.0.114.9") and not bans.barred("::1")
+    # An IPv4 client of a server listening on "::" (ohhell serve --workers --host ::) is barred too.
+    assert bans.barred("::ffff:203.0.113.9") and not bans.barred("::ffff:203.0.114.9")
     assert main(["admin", "--db", db, "unban", "203.0.113.0/24"]) == 0
     assert "no longer barred" in capsys.readouterr().out
     assert main(["admin", "--db", db, "unban", "203.0.113.0/24"]) == 0

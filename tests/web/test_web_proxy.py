@@ -81,6 +81,14 @@ def test_a_trusted_proxy_s_unreadable_or_missing_header_leaves_the_proxy() -> No
     assert proxies.client("10.0.0.2", [b"\xff\x00<script>"]) == "10.0.0.2"
 
 
+def test_an_ipv4_client_of_a_dual_stack_server_is_its_ipv4_address() -> None:
+    # A server listening on "::" sees IPv4 clients as ::ffff:a.b.c.d: every
+    # per-address limit, bar and count must see the same address either way.
+    assert client_address({"client": ("::ffff:127.0.0.2", 5555), "headers": []}) == "127.0.0.2"
+    assert client_address({"client": ("::1", 5555), "headers": []}) == "::1"
+    assert client_address({"client": ("127.0.0.2", 5555), "headers": []}) == "127.0.0.2"
+
+
 def test_every_address_is_refused_as_a_proxy_and_so_is_a_misspelt_one() -> None:
     with pytest.raises(ValueError, match="name the balancer"):
         Proxies("*")

@@ -224,6 +224,8 @@ class Bans:
             except ValueError:
                 answer = False  # "unknown" (no peer): nothing to match
             else:
+                if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+                    ip = ip.ipv4_mapped  # an IPv4 client of a server listening on "::"
                 answer = any(ip.version == n.version and ip in n for n in self._networks)
             if len(self._answers) > 10_000:
                 self._answers.clear()

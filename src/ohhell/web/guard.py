@@ -427,14 +427,28 @@ def forwarded_for(headers: Iterable[tuple[bytes, bytes]]) -> list[bytes]:
     return [value for name, value in headers if name == b"x-forwarded-for"]
 
 
+def plain_address(text: str) -> str:
+    """An address in one written form: an IPv4 client of a server listening
+    on "::" (``::ffff:203.0.113.7``) is ``203.0.113.7``, so a bar, a quota or
+    a count keyed on it is the same however the server listens."""
+    if text.startswith("::ffff:") or text.startswith("::FFFF:"):
+        try:
+            ip = ip_address(text)
+        except ValueError:
+            return text
+        if isinstance(ip, IPv6Address) and ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+    return text
+
+
 def client_address(scope: Scope) -> str:
     """The client's address: the TCP peer, or what a trusted balancer says
     the peer was (``Proxies``). Every per-address defence keys on this."""
     client = scope.get("client")
-    peer = str(client[0]) if client else "unknown"
+    peer = plain_address(str(client[0])) if client else "unknown"
     if not _proxies:
         return peer
-    return _proxies.client(peer, forwarded_for(scope.get("headers", ())))
+    return plain_address(_proxies.client(peer, forwarded_for(scope.get("headers", ()))))
 
 
 __all__ = [
@@ -445,6 +459,7 @@ __all__ = [
     "WindowStorage",
     "client_address",
     "forwarded_for",
+    "plain_address",
     "same_origin",
     "trust_proxies",
     "trusted_proxies",

@@ -54,7 +54,7 @@ import time
 from collections import Counter, deque
 from typing import Any, Final
 
-from .guard import FLOOD, Proxies, forwarded_for, trust_proxies, trusted_proxies
+from .guard import FLOOD, Proxies, forwarded_for, plain_address, trust_proxies, trusted_proxies
 
 HEAD_TIMEOUT: Final = 10.0  # seconds to send a request's head
 BODY_TIMEOUT: Final = 10.0  # seconds to send a request's body once its head is in
@@ -173,7 +173,7 @@ class Guarded(_base()):  # type: ignore[misc]
         self._head_bytes = 0
         super().connection_made(_Lingering(transport, self))
         peer = transport.get_extra_info("peername")
-        self._peer = str(peer[0]) if peer else "unknown"
+        self._peer = plain_address(str(peer[0])) if peer else "unknown"
         self._address = self._peer  # the client's, once known (a request's head from a trusted balancer)
         self._proxied = trusted_proxies().trusts(self._peer)
         self._head_timer: asyncio.TimerHandle | None = None
