@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_support import Json, connect, join, make_app, new_table
+from web_support import Json, connect, from_address, join, make_app, new_table, with_addresses
 
 from ohhell import (
     MAX_BID_CHANGES,
@@ -50,7 +50,7 @@ HUGE = ["20000000", "99999999999", "9" * 5000]
 
 @contextlib.contextmanager
 def serve(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
-    with TestClient(make_app(str(tmp_path / "t.db"), **settings)) as client:
+    with TestClient(with_addresses(make_app(str(tmp_path / "t.db"), **settings))) as client:
         yield client
 
 
@@ -104,8 +104,8 @@ def test_a_crowd_of_watchers_costs_a_seated_player_a_few_messages(tmp_path: Path
             crowd = 40
             began = time.monotonic()
             with contextlib.ExitStack() as stack:
-                for _ in range(crowd):
-                    stack.enter_context(connect(client, table))
+                for n in range(crowd):  # a crowd: people at many addresses
+                    stack.enter_context(connect(client, table, address=f"10.1.0.{n}"))
             took = time.monotonic() - began
             time.sleep(0.6)  # the last comings and goings are told within 0.5 s
             host.send({"type": "ping"})
@@ -133,6 +133,24 @@ def test_watchers_beyond_the_limit_are_refused_but_players_never(tmp_path: Path)
                 assert ws.receive()["code"] == 4429
             with connect(client, table, made["token"]) as host, connect(client, table, other) as p1:
                 assert host.seat == 0 and p1.seat == 1
+
+
+def test_one_address_cannot_take_every_watcher_s_place(tmp_path: Path) -> None:
+    from ohhell.web.app import WATCHERS_PER_ADDRESS
+
+    limits = Limits(create=None, spectators_per_table=WATCHERS_PER_ADDRESS + 1, sockets_per_address=0)
+    with TestClient(with_addresses(make_app(str(tmp_path / "t.db"), limits=limits))) as client:
+        table = new_table(client)["table"]
+        with contextlib.ExitStack() as mine:
+            for _ in range(WATCHERS_PER_ADDRESS):
+                mine.enter_context(connect(client, table, address="10.0.0.1"))
+            with client.websocket_connect(f"/ws/{table}", headers=from_address("10.0.0.1")) as ws:
+                ws.send_json({"type": "hello"})
+                refused = ws.receive_json()
+                assert refused["code"] == "busy" and "your address watches" in refused["error"]
+                assert ws.receive()["code"] == 4429
+            with connect(client, table, address="10.0.0.2"):  # another address still watches
+                pass
 
 
 def test_one_address_may_hold_only_so_many_sockets(tmp_path: Path) -> None:

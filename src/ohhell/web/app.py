@@ -85,6 +85,7 @@ RATE = 50.0  # client messages a second, on average, before they are refused
 BURST = 200.0  # ...after a burst of this many
 SOCKETS_PER_ADDRESS = 64  # WebSockets one client address may hold open at once
 SPECTATORS_PER_TABLE = 200  # watchers of one table (its players are never refused)
+WATCHERS_PER_ADDRESS = 4  # of those, from one address: one client cannot take every watcher's place
 LOBBY_LIFETIME = 24 * 3600.0  # seconds a table may wait in its lobby
 IDLE_LIFETIME = 7 * 24 * 3600.0  # seconds an unfinished match may stand still
 SWEEP_EVERY = 600  # seconds between looks for expired tables
@@ -591,9 +592,16 @@ class Server:
         elif token and seat is None:
             await send(error("this token holds no seat at this table: you are watching", "seat"))
         most = self.limits.spectators_per_table
-        if seat is None and most and table.spectators >= most:
+        full = seat is None and most and table.spectators >= most
+        mine = seat is None and table.watchers_from(address) >= WATCHERS_PER_ADDRESS
+        if full or mine:
+            words = (
+                "this table has as many watchers as it can take: try later"
+                if full
+                else f"your address watches this table from {WATCHERS_PER_ADDRESS} pages already"
+            )
             with contextlib.suppress(Exception):
-                await send(error("this table has as many watchers as it can take: try later", "busy"))
+                await send(error(words, "busy"))
                 await close(4429)
             return None
         conn = make(seat, seat is not None and seat == table.host_seat)

@@ -174,6 +174,10 @@ class LiveTable:
         if self.state.phase is Phase.OVER:
             hub.finished(self)  # the server may have stopped before the match was rated (once a table)
 
+    def watchers_from(self, address: str) -> int:
+        """How many of the table's watchers (no seat) came from ``address``."""
+        return sum(1 for c in self.connections if c.seat is None and c.address == address)
+
     # --- What the table looks like ---
 
     @property
