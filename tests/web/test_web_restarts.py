@@ -568,3 +568,33 @@ def test_poison_relayed_to_a_holder_is_refused_while_another_table_plays_on(benc
         assert checked["acknowledged"] > 0 and checked["missing_or_moved"] == 0
     finally:
         bench.stop_servers(servers)
+
+
+def test_while_the_storage_does_not_answer_a_page_is_told_to_try_again_not_a_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The broker (or the database) restarting: finding the table fails. The
+    # socket is closed with 1013 ("try again later"; the page reconnects by
+    # itself), a request is answered 503, and the log has one line each.
+    redis_exceptions = pytest.importorskip("redis.exceptions")
+    app = make_app(str(tmp_path / "t.db"))
+    with TestClient(app) as client:
+        made = new_table(client, seats=["human", "random", "random", "random"], level="random")
+        hub = app.state.server.hub
+
+        async def unreachable(table_id: str) -> Any:
+            raise redis_exceptions.ConnectionError(
+                "Error 111 connecting to 127.0.0.1:6379. Connection refused."
+            )
+
+        hub.find = unreachable
+        caplog.clear()
+        with client.websocket_connect(f"/ws/{made['table']}") as ws:
+            told = ws.receive_json()
+            assert told["code"] == "busy" and "try again" in told["error"]
+            assert ws.receive()["code"] == 1013
+        r = client.get(f"/api/tables/{made['table']}")
+        assert r.status_code == 503 and "try again" in r.json()["error"]
+        lines = [r for r in caplog.records if "cannot be found now" in r.getMessage()]
+        assert len(lines) == 2 and all(r.exc_info is None for r in lines)
+        assert not [r for r in caplog.records if r.exc_info is not None]

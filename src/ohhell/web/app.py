@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any
 
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
@@ -35,25 +36,23 @@ from .. import (
     RulesError,
     dumps,
     make_rules,
-    observe,
 )
 from ..analysis import Budget
 from ..bots import level_refusal, opponent_levels
 from .accounts.routes import AccountRoutes, account_routes
 from .chat import parse_mutes
-from .cluster import Cluster
+from .cluster import Cluster, broker_errors
 from .connection import QUEUE_LIMIT
 from .guard import Guard, Quotas, client_address
 from .hub import Hub
 from .lobby import creator_key, form_options
-from .messages import handle
+from .messages import handle, hint
 from .ops import Gate, Ops
 from .protocol import (
     DEFAULT_PRESET,
     MAX_MESSAGE,
     Json,
     ProtocolError,
-    action_json,
     clean_name,
     options_json,
     parse_message,
@@ -85,6 +84,8 @@ RATE = 50.0  # client messages a second, on average, before they are refused
 BURST = 200.0  # ...after a burst of this many
 SOCKETS_PER_ADDRESS = 64  # WebSockets one client address may hold open at once
 SPECTATORS_PER_TABLE = 200  # watchers of one table (its players are never refused)
+# The database or the broker not answering (a restart).
+STORAGE_ERRORS: tuple[type[BaseException], ...] = (OSError, DBAPIError, *broker_errors())
 WATCHERS_PER_ADDRESS = 4  # of those, from one address: one client cannot take every watcher's place
 LOBBY_LIFETIME = 24 * 3600.0  # seconds a table may wait in its lobby
 IDLE_LIFETIME = 7 * 24 * 3600.0  # seconds an unfinished match may stand still
@@ -396,7 +397,7 @@ class Server:
         """A request about one table, answered by the process that holds it
         (this one, or another through the relay)."""
         table_id = request.path_params["table"]
-        found = await self.tables.find(table_id)
+        found = await self._find(table_id)
         if found is None:
             raise TableError("there is no such table", status=404)
         address = client_address(request.scope)
@@ -413,6 +414,17 @@ class Server:
         if "raw" in result:  # JSON made already (a review, stored as text)
             return Response(result["raw"], status_code=int(result["status"]), media_type="application/json")
         return JSONResponse(result.get("json"), status_code=int(result.get("status", 200)))
+
+    async def _find(self, table_id: str) -> LiveTable | str | None:
+        """``Hub.find``, with a broker or database that does not answer (a
+        restart) said in one line and answered 503 "try again", not a traceback
+        for every page that reconnects meanwhile."""
+        try:
+            return await self.tables.find(table_id)
+        except STORAGE_ERRORS as err:
+            log.warning("table %s: cannot be found now (%s: %s)", table_id, type(err).__name__, err)
+            words = "the server cannot reach its storage just now: try again in a moment"
+            raise TableError(words, status=503) from None
 
     async def table_op(self, table: LiveTable, op: str, data: Json, address: str) -> Json:
         """What ``_at_table`` asks of a table held here, as JSON-ready answers."""
@@ -489,7 +501,13 @@ class Server:
     async def _websocket(self, ws: WebSocket) -> None:
         await ws.accept()
         table_id = ws.path_params["table"]
-        found = await self.tables.find(table_id)
+        try:
+            found = await self._find(table_id)
+        except TableError as err:
+            with contextlib.suppress(Exception):
+                await _send_error(ws, str(err), "busy")
+                await ws.close(code=1013)  # "try again later": the page reconnects by itself
+            return
         if found is None:
             await _send_error(ws, "there is no such table", "bad")
             await ws.close(code=4404)
@@ -624,46 +642,12 @@ class Server:
             message = parse_message(text)
             if message["type"] == "hint":
                 if conn.hinting is None or conn.hinting.done():
-                    conn.hinting = asyncio.create_task(self._hint(table, conn))
+                    conn.hinting = asyncio.create_task(hint(table, conn, self.tables.thinkers, self.think))
                 return
             await handle(table, conn, message)
         except (ProtocolError, TableError) as err:
             code = err.code if isinstance(err, TableError) else "bad"
             conn.post_json({"type": "error", "error": str(err), "code": code})
-
-    async def _hint(self, table: LiveTable, conn: Connection) -> None:
-        if conn.seat is None:
-            conn.post_json({"type": "error", "error": "hints are for seated players", "code": "seat"})
-            return
-        version = table.version
-        obs = observe(table.state, conn.seat)
-        if not obs.legal_actions:
-            conn.post_json({"type": "error", "error": "you have nothing to choose now", "code": "turn"})
-            return
-        seed = f"hint:{table.id}:{version}:{conn.seat}"
-        # Hints share the workers with every table's bots: each takes its
-        # turn as the asking address's (a few at a time; thinking.py).
-        try:
-            found = await self.tables.thinkers.hint(
-                obs, seed, min(self.think, 1.0), owner=conn.address, table=table.id
-            )
-        except TableError as err:
-            conn.post_json({"type": "error", "error": str(err), "code": err.code})
-            return
-        if found is None:  # pragma: no cover - legal actions exist
-            return
-        table.played.hint(conn.seat, table.hub.store)
-        conn.post_json(
-            {
-                "type": "hint",
-                "version": version,
-                "action": action_json(found.action),
-                "expected": round(found.expected, 3),
-                "ranked": [
-                    {"action": action_json(e.action), "expected": round(e.expected, 3)} for e in found.ranked
-                ],
-            }
-        )
 
 
 async def _receive(ws: WebSocket) -> str:

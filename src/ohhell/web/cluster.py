@@ -111,6 +111,16 @@ return taken
 """
 
 
+def broker_errors() -> tuple[type[BaseException], ...]:
+    """The errors a broker that does not answer raises (redis-py's own
+    family, which are not ``OSError``); none without the cluster extra."""
+    try:
+        from redis.exceptions import RedisError
+    except ImportError:  # pragma: no cover - depends on the install
+        return ()
+    return (RedisError,)
+
+
 def _dumps(message: Any) -> bytes:
     """One message as JSON, or ``Unsendable``. The same encoder as the
     receiver's decoder, so what is sent is always read back."""

@@ -1,17 +1,19 @@
 """What a client of a table may ask over its WebSocket (docs/web.md,
 "WebSocket"): its actions, its answers to claims, the host's say over the
-seats, chat and mutes. Hints are the server's (app.py: they share the
-thinking with the bots).
+seats, chat and mutes; and hints (``hint``: they share the thinking with
+the bots).
 """
 
 from __future__ import annotations
 
+from .. import observe
 from . import seating
 from .chat import REACTIONS, clean_text, parse_mutes, watcher_name
 from .connection import Connection
 from .errors import TableError
-from .protocol import Json, ProtocolError, parse_action
+from .protocol import Json, ProtocolError, action_json, parse_action
 from .table import LiveTable
+from .thinking import Thinkers
 
 
 async def handle(table: LiveTable, conn: Connection, message: Json) -> None:
@@ -115,3 +117,38 @@ async def _social(table: LiveTable, conn: Connection, message: Json) -> None:
 
 
 __all__ = ["handle"]
+
+
+async def hint(table: LiveTable, conn: Connection, thinkers: Thinkers, think: float) -> None:
+    """A hint for ``conn``'s seat, searched where the bots think (each takes
+    its turn as the asking address's); the match is then not rated for it."""
+    if conn.seat is None:
+        conn.post_json({"type": "error", "error": "hints are for seated players", "code": "seat"})
+        return
+    version = table.version
+    obs = observe(table.state, conn.seat)
+    if not obs.legal_actions:
+        conn.post_json({"type": "error", "error": "you have nothing to choose now", "code": "turn"})
+        return
+    seed = f"hint:{table.id}:{version}:{conn.seat}"
+    # Hints share the workers with every table's bots: each takes its
+    # turn as the asking address's (a few at a time; thinking.py).
+    try:
+        found = await thinkers.hint(obs, seed, min(think, 1.0), owner=conn.address, table=table.id)
+    except TableError as err:
+        conn.post_json({"type": "error", "error": str(err), "code": err.code})
+        return
+    if found is None:  # pragma: no cover - legal actions exist
+        return
+    table.played.hint(conn.seat, table.hub.store)
+    conn.post_json(
+        {
+            "type": "hint",
+            "version": version,
+            "action": action_json(found.action),
+            "expected": round(found.expected, 3),
+            "ranked": [
+                {"action": action_json(e.action), "expected": round(e.expected, 3)} for e in found.ranked
+            ],
+        }
+    )
