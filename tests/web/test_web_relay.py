@@ -257,3 +257,46 @@ def test_a_table_taken_elsewhere_closes_its_clients_with_1012_and_a_slow_client_
     restarted, behind = asyncio.run(go())
     assert restarted == [1012]  # "the server restarts": the page reconnects at once
     assert behind in ([], [4008])  # its writer is stuck sending; 4008 if it got that far
+
+
+def test_a_message_the_holder_would_refuse_never_crosses_the_broker() -> None:
+    # Too long, not JSON, an unsafe value: refused by the relaying process
+    # itself, in the holder's words; a good message goes on.
+    from ohhell.web.connection import Connection
+    from ohhell.web.protocol import MAX_MESSAGE
+    from ohhell.web.relay import Relay
+
+    texts = [
+        '{"type": "chat", "text": "' + "x" * 60_000 + '"}',
+        "not json",
+        '{"type": "act", "version": 1e999}',
+    ]
+
+    async def go() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        cluster, fake = _cluster()
+        relay = Relay(cluster, server=None)  # type: ignore[arg-type]
+        told: list[dict[str, Any]] = []
+        queue = [*texts, '{"type": "ping"}', None]
+
+        async def receive() -> str | None:
+            await asyncio.sleep(0.01)
+            return queue.pop(0)
+
+        async def send(text: str) -> None:
+            told.append(json.loads(text))
+
+        async def close(code: int) -> None:
+            pass
+
+        conn = Connection(send, None, False)
+        conn.start()
+        await relay.serve("holder", "t1", {"type": "hello"}, conn, receive, close)
+        await asyncio.sleep(0.05)
+        return told, _delivered(fake)
+
+    told, delivered = asyncio.run(go())
+    relayed = [m["text"] for m in delivered if m["t"] == "text"]
+    assert relayed == ['{"type": "ping"}']
+    assert all(len(json.dumps(m)) < MAX_MESSAGE for m in delivered)
+    errors = [m["error"] for m in told if m["type"] == "error"]
+    assert len(errors) == 3 and "too long" in errors[0] and "not JSON" in errors[1], errors

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from .cluster import BEAT_EVERY, CALL_TIMEOUT, Cluster, Message, Unsendable
 from .connection import Connection
 from .errors import TableError
-from .protocol import dumps
+from .protocol import ProtocolError, dumps, parse_message
 
 if TYPE_CHECKING:
     from .table import LiveTable
@@ -197,6 +197,13 @@ class Relay:
                 text = await receive()
                 if text is None:
                     break
+                try:
+                    # Read here as the holder will read it: what it would refuse
+                    # (too long, not JSON, unsafe values) never crosses the broker.
+                    parse_message(text)
+                except ProtocolError as err:
+                    conn.post(dumps({"type": "error", "error": str(err), "code": "bad"}))
+                    continue
                 try:
                     self.cluster.send(holder, {"t": "text", "c": cid, "text": text})
                 except Unsendable:  # text from a socket always encodes; refused, not fatal, if not
