@@ -11,6 +11,9 @@ def _missing(*modules: str) -> bool:
 # This file has no doctest, and collecting it as one would import it again
 # under the name "conftest", which tests/terminal/conftest.py holds already.
 collect_ignore = ["conftest.py"]
+# Alembic runs the migrations' environment and revisions itself, on the
+# connection it is given: imported here, env.py would look for one.
+collect_ignore.append("ohhell/web/migrations")
 if _missing("textual"):  # the tui extra
     collect_ignore.append("ohhell/tui")
 if _missing("starlette", "sqlalchemy", "uvicorn"):  # the web extra
