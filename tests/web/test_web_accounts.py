@@ -257,3 +257,39 @@ def test_a_passkey_answer_that_was_not_asked_for_is_refused_in_words(client: Tes
         assert r.status_code == 400 and r.json()["error"], r.text
     # Adding a passkey needs an account.
     assert client.post("/api/account/passkeys/options", json={}).status_code == 401
+
+
+def test_a_flood_of_sign_ins_never_keeps_a_signed_in_person_waiting(client: TestClient) -> None:
+    # Passwords are hashed in threads of their own: a crowd signing in (each
+    # hash made slow here) does not hold up anyone else's requests.
+    import threading
+    import time
+
+    _sign_up(client)
+    accounts = client.app.state.server.accounts.accounts  # type: ignore[attr-defined]
+    hasher = accounts.hasher
+
+    class Slow:
+        def verify(self, stored: str, password: str) -> bool:
+            time.sleep(0.5)
+            return bool(hasher.verify(stored, password))
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(hasher, name)
+
+    accounts.hasher = Slow()
+    done: list[int] = []
+
+    def sign_in(n: int) -> None:
+        _sign_in(client, "Nobody", "a wrong password", address=f"10.9.0.{n}")
+        done.append(n)
+
+    crowd = [threading.Thread(target=sign_in, args=(n,)) for n in range(8)]
+    for thread in crowd:
+        thread.start()
+    time.sleep(0.1)
+    assert client.get("/api/account").json()["account"]["name"] == "Ann"
+    finished_meanwhile = len(done)
+    for thread in crowd:
+        thread.join()
+    assert finished_meanwhile < 4 and len(done) == 8  # answered while the crowd still waited

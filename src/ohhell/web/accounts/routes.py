@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import hashlib
 import hmac
 import json
 import secrets
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
@@ -49,6 +51,9 @@ COOKIE: Final = "ohhell_session"
 COOKIE_DAYS: Final = 30
 MODES: Final = ("off", "optional", "required")
 LEADERBOARD_LEAST: Final = 5  # rated matches before a player is listed
+HASHING: Final = 2  # threads hashing passwords, per process (argon2id takes 64 MiB each)
+HASHING_QUEUE: Final = 64  # sign-ins waiting for them before more are told to try again
+T = TypeVar("T")
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -105,6 +110,8 @@ class AccountRoutes:
         self._accounts: Accounts | None = None
         self._key: bytes | None = None
         self.least = LEADERBOARD_LEAST  # rated matches before a player is listed
+        self._hash_pool: ThreadPoolExecutor | None = None
+        self._hash_waiting = 0
 
     @property
     def accounts(self) -> Accounts:
@@ -113,6 +120,25 @@ class AccountRoutes:
             self._accounts = Accounts(self.server.store.engine)
             self._key = _cookie_key(self.server.store)
         return self._accounts
+
+    async def _hashing(self, work: Callable[..., T], *args: Any) -> T:
+        """Work that hashes a password, in threads of its own (``HASHING``):
+        argon2id is slow and large on purpose, and sign-ins run through the
+        common threads would keep every other thread's work (sessions,
+        ratings) waiting behind them. At most ``HASHING_QUEUE`` wait; more
+        are told to try again."""
+        if self._hash_waiting >= HASHING_QUEUE:
+            raise TableError(
+                "the server is busy signing people in: try again in a moment", "busy", status=503
+            )
+        if self._hash_pool is None:
+            self._hash_pool = ThreadPoolExecutor(HASHING, thread_name_prefix="ohhell-password")
+        self._hash_waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._hash_pool, functools.partial(work, *args))
+        finally:
+            self._hash_waiting -= 1
 
     # --- The session of a request ---
 
@@ -202,7 +228,7 @@ class AccountRoutes:
     async def sign_up(self, request: Request) -> Response:
         data = await json_body(request)
         self.server.quotas.take("signups", client_address(request.scope))
-        account = await asyncio.to_thread(self.accounts.sign_up, data.get("name"), data.get("password"))
+        account = await self._hashing(self.accounts.sign_up, data.get("name"), data.get("password"))
         return await self._signed_in_as(account, request)
 
     async def sign_in(self, request: Request) -> Response:
@@ -215,7 +241,7 @@ class AccountRoutes:
         quotas = self.server.quotas
         if not all(quotas.allows("signins", key) for key in keys):
             raise TableError("too many wrong passwords: wait a minute and try again", "busy", status=429)
-        account = await asyncio.to_thread(self.accounts.verify, name, data.get("password"))
+        account = await self._hashing(self.accounts.verify, name, data.get("password"))
         if account is None:
             for key in keys:
                 quotas.count("signins", key)
@@ -237,9 +263,7 @@ class AccountRoutes:
         account = await self._account(request)
         data = await json_body(request)
         keep = self._token(request)
-        await asyncio.to_thread(
-            self.accounts.change_password, account, data.get("old"), data.get("new"), keep
-        )
+        await self._hashing(self.accounts.change_password, account, data.get("old"), data.get("new"), keep)
         return JSONResponse({"changed": True})
 
     async def public(self, request: Request) -> Response:
@@ -253,7 +277,7 @@ class AccountRoutes:
     async def delete(self, request: Request) -> Response:
         account = await self._account(request)
         data = await json_body(request)
-        confirmed = await asyncio.to_thread(self.accounts.verify, account.name, data.get("password"))
+        confirmed = await self._hashing(self.accounts.verify, account.name, data.get("password"))
         if confirmed is None or confirmed.id != account.id:
             raise TableError("give your password to delete the account", status=403)
         await asyncio.to_thread(self.accounts.delete, account.id)
