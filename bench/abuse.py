@@ -80,7 +80,7 @@ SERVER = """
 import sys
 from ohhell.cli.serve import run
 from ohhell.web.app import create_app
-from ohhell.web.thinking import default_workers
+from ohhell.web.tables.thinking import default_workers
 app = create_app(sys.argv[1], away_after=3600.0, bot_delay=0.0, clock=0, think_workers=default_workers())
 run(app, "127.0.0.1", int(sys.argv[2]))
 """

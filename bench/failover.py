@@ -253,7 +253,7 @@ class Person:
 
 def stored_log(db: str, table: str) -> list[str]:
     """The table's stored actions, in version order (the store checks for gaps)."""
-    from ohhell.web.store import Store
+    from ohhell.web.storage.store import Store
 
     store = Store(db)
     try:
@@ -269,7 +269,7 @@ def check_log(db: str, table: str, people: list[Person]) -> dict[str, Any]:
     and the whole log replays under the rules."""
     from ohhell import apply, format_action, make_rules, new_game, parse_action
     from ohhell.web.protocol import parse_action as client_action
-    from ohhell.web.store import Store
+    from ohhell.web.storage.store import Store
 
     lines = stored_log(db, table)
     store = Store(db)

@@ -64,7 +64,7 @@ SERVER = """
 import sys
 from ohhell.cli.serve import run
 from ohhell.web.app import Limits, create_app
-from ohhell.web.workers import run_workers
+from ohhell.web.cluster.workers import run_workers
 db, port, workers, broker = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] or None
 settings = dict(store_url=db, away_after=3600.0, bot_delay=0.0, clock=0, broker=broker)
 limits = Limits(

@@ -1,7 +1,7 @@
 """How long another table's expert waits while one address keeps the workers busy.
 
 ``ohhell serve`` thinks in a few worker processes shared by every table
-(``ohhell.web.thinking``). This bench runs the server's own ``Thinkers`` with
+(``ohhell.web.tables.thinking``). This bench runs the server's own ``Thinkers`` with
 real expert searches in real worker processes (``--workers``, the server's
 default unless told), and from one asyncio process, for ``--seconds`` each:
 
@@ -38,8 +38,8 @@ from typing import Any
 
 from ohhell import PRESETS, Observation, apply, chance_action, new_game, observe, seats_to_ask
 from ohhell.bots import get_bot
-from ohhell.web.table import TableError
-from ohhell.web.thinking import Thinkers, default_workers
+from ohhell.web.tables.table import TableError
+from ohhell.web.tables.thinking import Thinkers, default_workers
 
 LOAD, VICTIM = "10.0.0.66", "10.0.0.7"
 MODES = {

@@ -13,7 +13,7 @@ def _missing(*modules: str) -> bool:
 collect_ignore = ["conftest.py"]
 # Alembic runs the migrations' environment and revisions itself, on the
 # connection it is given: imported here, env.py would look for one.
-collect_ignore.append("ohhell/web/migrations")
+collect_ignore.append("ohhell/web/storage/migrations")
 if _missing("textual"):  # the tui extra
     collect_ignore.append("ohhell/tui")
 if _missing("starlette", "sqlalchemy", "uvicorn"):  # the web extra

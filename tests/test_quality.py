@@ -151,8 +151,8 @@ REBUILDERS = {
     "chance.py": "advance_chance, for bots' and benches' own searches and playouts",
     "match.py": "the referee: the one driver of a match",
     "record.py": "replays a finished or saved record",
-    "web/table.py": "rebuilds a table from its stored log before handing it to the referee",
-    "web/replays.py": "turns a finished record into frames for the replay page",
+    "web/tables/table.py": "rebuilds a table from its stored log before handing it to the referee",
+    "web/serving/replays.py": "turns a finished record into frames for the replay page",
     "bots/ismcts.py": "plays out the worlds a search imagines, never the match",
 }
 """Modules that may call ``apply``/``advance_chance`` themselves, and why."""

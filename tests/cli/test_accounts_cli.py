@@ -12,7 +12,7 @@ pytest.importorskip("sqlalchemy")
 
 from ohhell.cli import main
 from ohhell.web.accounts.model import Accounts
-from ohhell.web.store import Store
+from ohhell.web.storage.store import Store
 
 
 def test_the_host_resets_disables_enables_and_deletes(

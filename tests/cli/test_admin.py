@@ -1,5 +1,5 @@
 """``ohhell admin``: the host's orders as stored for the servers (cli/admin.py,
-web/admin.py). What the servers do with them is tests/web/test_web_ops.py's."""
+web/serving/admin.py). What the servers do with them is tests/web/test_web_ops.py's."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 pytest.importorskip("sqlalchemy")
 
 from ohhell.cli import main
-from ohhell.web import admin
-from ohhell.web.store import SeatRow, Store
+from ohhell.web.serving import admin
+from ohhell.web.storage.store import SeatRow, Store
 
 
 @pytest.fixture

@@ -34,11 +34,11 @@ from ohhell.bots.simulate import random_match
 from ohhell.record import Record, dumps
 from ohhell.rules import make_rules
 from ohhell.web.app import Limits
-from ohhell.web.guard import FLOOD, Quotas, WindowStorage
-from ohhell.web.lobby import LISTED, PER_CREATOR, PER_NAME, creator_key
-from ohhell.web.replays import Replays
-from ohhell.web.store import Store
-from ohhell.web.table import TableError
+from ohhell.web.serving.guard import FLOOD, Quotas, WindowStorage
+from ohhell.web.serving.replays import Replays
+from ohhell.web.storage.store import Store
+from ohhell.web.tables.lobby import LISTED, PER_CREATOR, PER_NAME, creator_key
+from ohhell.web.tables.table import TableError
 
 Json = dict[str, Any]
 
@@ -213,7 +213,7 @@ def test_a_refused_upload_is_answered_then_read_and_dropped_never_reset(tmp_path
 
 
 def test_a_request_head_past_its_limit_is_refused_without_being_held_whole(tmp_path: Path) -> None:
-    from ohhell.web.transport import MAX_HEAD
+    from ohhell.web.serving.transport import MAX_HEAD
 
     with serving(tmp_path) as port:
         with _open(port, "127.0.0.7") as s:
@@ -350,7 +350,7 @@ def test_a_replay_waits_for_no_other_address() -> None:
     started = threading.Event()
     replays = Replays(Quotas(), processes=False)
 
-    import ohhell.web.replays as module
+    import ohhell.web.serving.replays as module
 
     real = module.replay_answer
 

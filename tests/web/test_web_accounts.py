@@ -25,7 +25,7 @@ from web_support import from_address, make_app, with_addresses
 from ohhell.web.accounts.model import WRONG, accounts_t, pseudonym
 from ohhell.web.accounts.routes import COOKIE
 from ohhell.web.app import Limits
-from ohhell.web.store import seats_t
+from ohhell.web.storage.store import seats_t
 
 PASSWORD = "correct horse battery"
 

@@ -24,7 +24,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from web_support import Player, Still, connect, join, make_app
 
-from ohhell.web.chat import CHAT_MAX, PERSON_BURST, REACTIONS, TABLE_BURST
+from ohhell.web.tables.chat import CHAT_MAX, PERSON_BURST, REACTIONS, TABLE_BURST
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -304,9 +304,9 @@ def test_the_host_mutes_a_watcher_for_everyone(client: TestClient) -> None:
 
 
 def test_a_notice_is_stored_and_heard_by_everyone(tmp_path: Path) -> None:
-    from ohhell.web.chat import NOTICE, TableChat, seat_taken_words
-    from ohhell.web.connection import Connection
-    from ohhell.web.store import Store
+    from ohhell.web.storage.store import Store
+    from ohhell.web.tables.chat import NOTICE, TableChat, seat_taken_words
+    from ohhell.web.tables.connection import Connection
 
     with serve(tmp_path) as client:
         t = lobby(client)

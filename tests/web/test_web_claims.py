@@ -20,8 +20,8 @@ from web_support import Json, Player, connect, join, make_app, with_addresses
 
 from ohhell import Phase, Play, claim_possible, line_holds, loads, tricks_left
 from ohhell.web.errors import TableError
-from ohhell.web.replays import replay_frames
-from ohhell.web.thinking import CLAIMS_PER_ADDRESS, Thinkers
+from ohhell.web.serving.replays import replay_frames
+from ohhell.web.tables.thinking import CLAIMS_PER_ADDRESS, Thinkers
 
 ANN = "10.0.0.5"  # the claimer's address
 

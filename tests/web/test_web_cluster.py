@@ -1,5 +1,5 @@
 """Several ``ohhell serve`` processes on one PostgreSQL database and one
-Redis (web/cluster.py, web/relay.py), as real processes on loopback.
+Redis (web/cluster/broker.py, web/cluster/relay.py), as real processes on loopback.
 
 These run when ``OHHELL_TEST_POSTGRES`` and ``OHHELL_TEST_REDIS`` name the
 servers (CI sets both) and skip with the reason otherwise. The processes

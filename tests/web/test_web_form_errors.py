@@ -82,7 +82,7 @@ def test_an_option_the_form_hides_changes_nothing(base: dict[str, str], option: 
     """The form hides an option where its ``shown_when`` says it does not
     apply: the core plays the same match whatever its value then."""
     from ohhell import make_rules
-    from ohhell.web.lobby import SHOWN_WHEN
+    from ohhell.web.tables.lobby import SHOWN_WHEN
 
     when = SHOWN_WHEN[option.replace("-", "_")]
     assert any(base.get(name, "none") not in values for name, values in when.items())

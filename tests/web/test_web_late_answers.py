@@ -14,7 +14,7 @@ from typing import Any
 from starlette.testclient import TestClient
 from web_support import connect, make_app
 
-from ohhell.web.thinking import Thinkers
+from ohhell.web.tables.thinking import Thinkers
 
 
 class Gate:

@@ -43,7 +43,7 @@ from ohhell.bots.simulate import random_match
 from ohhell.record import Record, dumps
 from ohhell.rules import make_rules
 from ohhell.web.app import Limits
-from ohhell.web.store import Store
+from ohhell.web.storage.store import Store
 
 HUGE = ["20000000", "99999999999", "9" * 5000]
 
@@ -177,7 +177,7 @@ def test_one_address_may_open_only_so_many_sockets_a_minute(tmp_path: Path) -> N
 
 
 def test_a_spectator_that_falls_behind_is_dropped_not_a_seat() -> None:
-    from ohhell.web.table import QUEUE_LIMIT, SPECTATOR_QUEUE_LIMIT, Connection
+    from ohhell.web.tables.table import QUEUE_LIMIT, SPECTATOR_QUEUE_LIMIT, Connection
 
     async def main() -> None:
         async def never(_: str) -> None:
@@ -470,7 +470,7 @@ def test_the_expert_thinks_in_worker_processes_for_bots_and_hints(tmp_path: Path
     # A second of search in a thread holds the interpreter's lock and slows
     # every table; ohhell serve thinks in processes (think_workers). Both
     # paths give the experts' moves and the player's hint.
-    from ohhell.web.thinking import Thinkers
+    from ohhell.web.tables.thinking import Thinkers
 
     for workers in (1, 0):
         with TestClient(
@@ -505,9 +505,9 @@ def test_tables_nobody_watches_leave_memory_when_idle_and_come_back_as_stored(tm
 
 
 def test_an_address_that_keeps_asking_past_its_quota_is_held_off() -> None:
-    from ohhell.web.guard import FLOOD, Quotas
-    from ohhell.web.table import TableError
-    from ohhell.web.transport import held, hold_off
+    from ohhell.web.serving.guard import FLOOD, Quotas
+    from ohhell.web.serving.transport import held, hold_off
+    from ohhell.web.tables.table import TableError
 
     flooded: list[str] = []
     quotas = Quotas("2/minute", on_flood=flooded.append)

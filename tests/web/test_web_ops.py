@@ -1,5 +1,5 @@
 """What a host runs beside the game (docs/hosting.md): health, the drain,
-metrics, logs, the host's orders (web/ops.py, health.py, metrics.py,
+metrics, logs, the host's orders (web/serving/ops.py, health.py, metrics.py,
 logs.py, admin.py).
 
 Most tests drive the application in-process; the one that needs a real
@@ -34,7 +34,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_support import connect, from_address, make_app, new_table, play_all, with_addresses
 
-from ohhell.web import admin, logs, metrics
+from ohhell.web.serving import admin, logs, metrics
 
 
 def _sample(name: str, **labels: str) -> float:
@@ -245,7 +245,7 @@ def test_plain_and_json_lines_stay_one_record_and_hide_tokens() -> None:
 
 
 def test_orders_reach_the_table_announce_close_ban_and_unban(tmp_path: Path) -> None:
-    from ohhell.web.store import Store
+    from ohhell.web.storage.store import Store
 
     app = make_app(str(tmp_path / "t.db"))
     store = Store(f"sqlite:///{tmp_path / 't.db'}")
@@ -288,7 +288,7 @@ def test_a_table_ordered_closed_while_no_server_ran_is_closed_at_the_next_start(
     db = str(tmp_path / "t.db")
     with TestClient(make_app(db)) as client:
         made = new_table(client, seats=["human", "random", "random", "random"], start=True)
-    from ohhell.web.store import Store
+    from ohhell.web.storage.store import Store
 
     store = Store(f"sqlite:///{db}")
     admin.give_order(store.engine, "close", made["table"])

@@ -26,8 +26,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from web_support import Json, Still, connect, join, make_app
 
-from ohhell.web import table as table_module
-from ohhell.web.table import LEFT_ALONE
+from ohhell.web.tables import table as table_module
+from ohhell.web.tables.table import LEFT_ALONE
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -28,7 +28,7 @@ from web_support import from_address, make_app, play_out, with_addresses
 from ohhell import loads
 from ohhell.analysis import Budget, Review, record_digest
 from ohhell.web.app import Limits
-from ohhell.web.reviews import review_key
+from ohhell.web.serving.reviews import review_key
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -38,7 +38,7 @@ import pytest
 
 from ohhell.web.app import WATCHERS_PER_ADDRESS
 from ohhell.web.errors import TableError
-from ohhell.web.guard import Proxies, Quotas, client_address, trust_proxies, trusted_proxies
+from ohhell.web.serving.guard import Proxies, Quotas, client_address, trust_proxies, trusted_proxies
 from support import bench_script
 
 POSTGRES = os.environ.get("OHHELL_TEST_POSTGRES")

@@ -24,7 +24,7 @@ from ohhell import PRESETS, make_rules
 from ohhell.web.accounts import ratings
 from ohhell.web.accounts.model import Accounts
 from ohhell.web.accounts.ratings import Entrant, new_ratings, places, rate_table, rated_tables_t, rating_of
-from ohhell.web.store import SeatRow, Store
+from ohhell.web.storage.store import SeatRow, Store
 
 PASSWORD = "correct horse battery"
 

@@ -1,4 +1,4 @@
-"""Messages between server processes (web/cluster.py, web/relay.py), with a
+"""Messages between server processes (web/cluster/broker.py, web/cluster/relay.py), with a
 stand-in for Redis: one message the encoder refuses fails only itself and is
 answered at once, a failed publish is tried again and then closes the
 clients concerned with 1012, and a relayed client is never left waiting for
@@ -51,7 +51,7 @@ class FakeRedis:
 
 
 def _cluster() -> tuple[Any, FakeRedis]:
-    from ohhell.web.cluster import Cluster
+    from ohhell.web.cluster.broker import Cluster
 
     cluster = Cluster("redis://unused", "test")
     fake = FakeRedis()
@@ -70,7 +70,7 @@ def _delivered(fake: FakeRedis) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("poison", POISON, ids=["big-int", "lone-surrogate", "deep"])
 def test_a_value_the_encoder_refuses_fails_only_its_own_message(poison: Any) -> None:
-    from ohhell.web.cluster import Unsendable
+    from ohhell.web.cluster.broker import Unsendable
 
     async def go() -> list[dict[str, Any]]:
         cluster, fake = _cluster()
@@ -91,7 +91,7 @@ def test_a_value_the_encoder_refuses_fails_only_its_own_message(poison: Any) -> 
 
 @pytest.mark.parametrize("poison", POISON, ids=["big-int", "lone-surrogate", "deep"])
 def test_a_relayed_request_the_encoder_refuses_is_answered_400_at_once(poison: Any) -> None:
-    from ohhell.web.relay import Relay
+    from ohhell.web.cluster.relay import Relay
 
     async def go() -> tuple[dict[str, Any], float, FakeRedis]:
         cluster, fake = _cluster()
@@ -141,8 +141,8 @@ def test_a_failed_flush_is_tried_once_more_and_a_second_failure_closes_the_clien
 
 
 def test_messages_lost_close_the_relayed_clients_concerned_with_1012_on_both_sides() -> None:
-    from ohhell.web.connection import Connection
-    from ohhell.web.relay import RESTART, Relay, Relayed, Remote
+    from ohhell.web.cluster.relay import RESTART, Relay, Relayed, Remote
+    from ohhell.web.tables.connection import Connection
 
     async def go() -> tuple[list[int], list[int], list[tuple[str, int]], list[dict[str, Any]]]:
         cluster, fake = _cluster()
@@ -176,9 +176,9 @@ def test_messages_lost_close_the_relayed_clients_concerned_with_1012_on_both_sid
 def test_an_arrival_the_holder_never_answers_is_closed_so_the_page_reconnects(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from ohhell.web import relay as relay_module
-    from ohhell.web.connection import Connection
-    from ohhell.web.relay import RESTART, Relay
+    from ohhell.web.cluster import relay as relay_module
+    from ohhell.web.cluster.relay import RESTART, Relay
+    from ohhell.web.tables.connection import Connection
 
     monkeypatch.setattr(relay_module, "CALL_TIMEOUT", 0.2)
 
@@ -216,7 +216,7 @@ def test_an_arrival_the_holder_never_answers_is_closed_so_the_page_reconnects(
 
 
 def test_a_message_from_a_client_the_holder_let_go_of_closes_it_so_the_page_reconnects() -> None:
-    from ohhell.web.relay import RESTART, Relay
+    from ohhell.web.cluster.relay import RESTART, Relay
 
     async def go() -> list[dict[str, Any]]:
         cluster, fake = _cluster()
@@ -230,7 +230,7 @@ def test_a_message_from_a_client_the_holder_let_go_of_closes_it_so_the_page_reco
 
 
 def test_a_table_taken_elsewhere_closes_its_clients_with_1012_and_a_slow_client_with_4008() -> None:
-    from ohhell.web.connection import Connection
+    from ohhell.web.tables.connection import Connection
 
     async def go() -> tuple[list[int], list[int]]:
         restarted: list[int] = []
@@ -262,9 +262,9 @@ def test_a_table_taken_elsewhere_closes_its_clients_with_1012_and_a_slow_client_
 def test_a_message_the_holder_would_refuse_never_crosses_the_broker() -> None:
     # Too long, not JSON, an unsafe value: refused by the relaying process
     # itself, in the holder's words; a good message goes on.
-    from ohhell.web.connection import Connection
+    from ohhell.web.cluster.relay import Relay
     from ohhell.web.protocol import MAX_MESSAGE
-    from ohhell.web.relay import Relay
+    from ohhell.web.tables.connection import Connection
 
     texts = [
         '{"type": "chat", "text": "' + "x" * 60_000 + '"}',

@@ -25,7 +25,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from web_support import Player, Still, connect, from_address, make_app, with_addresses
 
-from ohhell.web.store import Store
+from ohhell.web.storage.store import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

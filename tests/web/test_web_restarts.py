@@ -1,4 +1,4 @@
-"""The cluster heals itself (web/cluster.py, web/relay.py, web/store.py):
+"""The cluster heals itself (web/cluster/broker.py, web/cluster/relay.py, web/storage/store.py):
 one message the encoder refuses never drops another, a restart of Redis or
 of PostgreSQL mid-hand leaves every table going on by itself, a relaying
 process that dies lets its seats go (away, then covered by a bot), and a
@@ -226,7 +226,7 @@ class PrivateRedis:
 
 @needs_services
 def test_a_command_on_a_connection_that_died_with_redis_is_tried_again_on_a_fresh_one(bench: Any) -> None:
-    from ohhell.web.cluster import Cluster
+    from ohhell.web.cluster.broker import Cluster
 
     redis = PrivateRedis(bench)
 

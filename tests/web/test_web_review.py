@@ -1,4 +1,4 @@
-"""Post-game reviews at the server (web/reviews.py; docs/web.md, "Review").
+"""Post-game reviews at the server (web/serving/reviews.py; docs/web.md, "Review").
 
 Who may see a review: a player of the table (by their seat's token), anyone
 for a public table, never anyone before the end (the record of a match
@@ -37,7 +37,7 @@ from web_support import connect, from_address, make_app, play_all, play_out, wit
 from ohhell import Deal, loads
 from ohhell.analysis import Budget, Review, record_digest
 from ohhell.web.app import Limits
-from ohhell.web.reviews import review_key, review_name
+from ohhell.web.serving.reviews import review_key, review_name
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -255,7 +255,7 @@ def test_nobody_asked_yet_and_a_look_begins_nothing(client: TestClient) -> None:
 
 
 def test_sent_records_reviews_expire_and_a_table_s_goes_with_its_table(tmp_path: Path) -> None:
-    from ohhell.web.store import SeatRow, Store
+    from ohhell.web.storage.store import SeatRow, Store
 
     store = Store(f"sqlite:///{tmp_path / 'e.db'}")
     try:

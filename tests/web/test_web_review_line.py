@@ -32,7 +32,7 @@ from ohhell import PRESETS, Record, dumps
 from ohhell.analysis import Budget
 from ohhell.bots import get_bot, play_match
 from ohhell.web.app import Limits
-from ohhell.web.reviews import LONG_LINES, review_name
+from ohhell.web.serving.reviews import LONG_LINES, review_name
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

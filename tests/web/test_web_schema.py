@@ -1,4 +1,4 @@
-"""The database's schema and its upgrades (web/schema.py, ``ohhell db``;
+"""The database's schema and its upgrades (web/storage/schema.py, ``ohhell db``;
 docs/hosting.md, "Upgrades").
 
 A host's database made by an older release is upgraded in place: its live
@@ -34,9 +34,10 @@ with warnings.catch_warnings():
 from web_support import choices, connect, make_app, new_table, play_all
 
 from ohhell.cli import main
-from ohhell.web import admin, schema, scores
 from ohhell.web.accounts import model, passkeys, ratings
-from ohhell.web.store import ChatRow, Store, metadata
+from ohhell.web.serving import admin, scores
+from ohhell.web.storage import schema
+from ohhell.web.storage.store import ChatRow, Store, metadata
 
 POSTGRES = os.environ.get("OHHELL_TEST_POSTGRES")
 

@@ -24,7 +24,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from web_support import make_app
 
-from ohhell.web.scores import is_sheet_id, load_sheet
+from ohhell.web.serving.scores import is_sheet_id, load_sheet
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

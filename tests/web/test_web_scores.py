@@ -31,7 +31,7 @@ from web_support import make_app
 
 from ohhell.rules import make_rules
 from ohhell.scorekeeper import ScoreGame
-from ohhell.web.scores import score_routes
+from ohhell.web.serving.scores import score_routes
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

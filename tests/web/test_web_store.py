@@ -34,9 +34,9 @@ from web_support import choices, connect, make_app, new_table, play_all
 from ohhell.game import Bid
 from ohhell.record import loads
 from ohhell.rules import make_rules
-from ohhell.web.hub import Hub
-from ohhell.web.store import SeatRow, StaleVersion, Store, actions_t
-from ohhell.web.table import Connection, TableError
+from ohhell.web.cluster.hub import Hub
+from ohhell.web.storage.store import SeatRow, StaleVersion, Store, actions_t
+from ohhell.web.tables.table import Connection, TableError
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -34,7 +34,7 @@ from ohhell.cards import Card
 from ohhell.cli import main
 from ohhell.record import format_action, loads
 from ohhell.rules import OPTION_NAMES, PRESETS, RulesError, make_rules
-from ohhell.web.store import Store
+from ohhell.web.storage.store import Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -1,4 +1,4 @@
-"""How the server shares its thinking between tables (``web/thinking.py``;
+"""How the server shares its thinking between tables (``web/tables/thinking.py``;
 docs/web.md, "Sharing the thinking"), and that its thinking processes end
 with it.
 
@@ -38,8 +38,8 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from web_support import connect, from_address, make_app, new_table, with_addresses
 
-from ohhell.web.table import TableError
-from ohhell.web.thinking import HINTS_PER_ADDRESS, SHORTEST_THINK, Thinkers
+from ohhell.web.tables.table import TableError
+from ohhell.web.tables.thinking import HINTS_PER_ADDRESS, SHORTEST_THINK, Thinkers
 
 CAP = 2  # hints one address may have on the way, in these tests (the server's is HINTS_PER_ADDRESS)
 

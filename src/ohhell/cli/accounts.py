@@ -59,7 +59,7 @@ def cmd_accounts(args: argparse.Namespace) -> int:
         return 2
     try:
         from ..web.accounts.model import Accounts
-        from ..web.store import Store
+        from ..web.storage.store import Store
     except ImportError as err:
         print(f"ohhell accounts needs the web extra ({err.name} is missing)", file=sys.stderr)
         return 2

@@ -5,7 +5,7 @@ does; ``ban`` and ``unban`` bar an address or a network from every server
 process, across restarts; ``announce`` sends a notice to everyone at every
 table (before a restart, say). The orders go through the database the
 servers use (``--db``, the same as ``ohhell serve``'s), so they reach every
-process; each carries them out within about a second (web/admin.py).
+process; each carries them out within about a second (web/serving/admin.py).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def cmd_admin(args: argparse.Namespace) -> int:
         print("ohhell admin: say what to do: tables, close, ban, unban or announce", file=sys.stderr)
         return 2
     try:
-        from ..web.store import Store
+        from ..web.storage.store import Store
     except ImportError as err:
         print(f"ohhell admin needs the web extra ({err.name} is missing)", file=sys.stderr)
         return 2
@@ -82,7 +82,7 @@ def cmd_admin(args: argparse.Namespace) -> int:
 
 
 def _carry_out(args: argparse.Namespace, engine: Any) -> int:
-    from ..web import admin
+    from ..web.serving import admin
 
     if args.order == "tables":
         lines = admin.open_tables(engine, args.all)

@@ -51,8 +51,8 @@ def cmd_db(args: argparse.Namespace) -> int:
     try:
         from sqlalchemy import create_engine
 
-        from ..web import schema
-        from ..web.store import Store, default_url
+        from ..web.storage import schema
+        from ..web.storage.store import Store, default_url
     except ImportError as err:
         print(f"ohhell db needs the web extra ({err.name} is missing)", file=sys.stderr)
         return 2

@@ -304,7 +304,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if getattr(args, name) < 0:
             print(f"ohhell serve: --{name.replace('_', '-')} cannot be negative", file=sys.stderr)
             return 2
-    from ..web.table import MAX_CLOCK
+    from ..web.tables.table import MAX_CLOCK
 
     if not args.review_time > 0:  # NaN too: a review is always bounded in time
         print("ohhell serve: --review-time is a number of seconds above 0", file=sys.stderr)
@@ -318,7 +318,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"ohhell serve: --clock is at most {MAX_CLOCK:g} seconds (0: no clock)", file=sys.stderr)
         return 2
     if args.metrics:
-        from ..web.metrics import parse_address
+        from ..web.serving.metrics import parse_address
 
         try:
             parse_address(args.metrics)
@@ -329,9 +329,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from limits import parse
 
         from ..web.app import Limits
-        from ..web.guard import Proxies
-        from ..web.store import Store
-        from ..web.thinking import default_workers
+        from ..web.serving.guard import Proxies
+        from ..web.storage.store import Store
+        from ..web.tables.thinking import default_workers
 
         try:
             proxies = Proxies(args.forwarded_allow_ips)
@@ -367,7 +367,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         store = Store(args.db, upgrade=not args.no_upgrade)
         where = database_words(store.url)
         if store.upgraded is not None:
-            from ..web.schema import describe
+            from ..web.storage.schema import describe
 
             before, after = store.upgraded
             where += f"\nohhell serve: upgraded the database from {describe(before)} to {describe(after)}"
@@ -411,7 +411,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "proxies": proxies,
     }
     if args.workers > 1:
-        from ..web.workers import run_workers
+        from ..web.cluster.workers import run_workers
 
         print(f"ohhell serve: {args.workers} processes share the port", flush=True)
         if not start_ops(args):
@@ -462,7 +462,7 @@ def start_ops(args: argparse.Namespace) -> bool:
     listener (docs/hosting.md); False (said why) if the listener cannot start."""
     import os
 
-    from ..web import health, logs, metrics
+    from ..web.serving import health, logs, metrics
 
     logs.configure(args.log_format, args.log_level)
     health.drain_seconds(min(args.drain, 3600.0))
@@ -482,9 +482,9 @@ def start_ops(args: argparse.Namespace) -> bool:
 
 def run(app: Any, host: str, port: int, ops: argparse.Namespace | None = None, **limits: Any) -> None:
     """Serve ``app`` with uvicorn as ``ohhell serve`` does (bench/server.py too):
-    see ``ohhell.web.transport``. ``ops``: ``ohhell serve``'s options for the
+    see ``ohhell.web.serving.transport``. ``ops``: ``ohhell serve``'s options for the
     log, the drain and the metrics (``start_ops``)."""
-    from ..web.transport import run as run_guarded
+    from ..web.serving.transport import run as run_guarded
 
     if ops is not None and not start_ops(ops):
         raise SystemExit(2)

@@ -40,14 +40,9 @@ from .. import (
 from ..analysis import Budget
 from ..bots import level_refusal, opponent_levels
 from .accounts.routes import AccountRoutes, account_routes
-from .chat import parse_mutes
-from .cluster import Cluster, broker_errors
-from .connection import QUEUE_LIMIT
-from .guard import Guard, Quotas, client_address
-from .hub import Hub
-from .lobby import creator_key, form_options
-from .messages import handle, hint
-from .ops import Gate, Ops
+from .cluster.broker import Cluster, broker_errors
+from .cluster.hub import Hub
+from .cluster.relay import Relay
 from .protocol import (
     DEFAULT_PRESET,
     MAX_MESSAGE,
@@ -58,13 +53,18 @@ from .protocol import (
     parse_message,
 )
 from .protocol import dumps as dumps_json
-from .relay import Relay
-from .replays import Replays, replay_frames
-from .requests import int_field, json_body, number_field, shown
-from .reviews import REVIEW_SECONDS, REVIEWS_AT_ONCE, Reviews, bearer, review_routes
-from .scores import score_routes
-from .store import Store
-from .table import (
+from .serving.guard import Guard, Quotas, client_address
+from .serving.ops import Gate, Ops
+from .serving.replays import Replays, replay_frames
+from .serving.requests import int_field, json_body, number_field, shown
+from .serving.reviews import REVIEW_SECONDS, REVIEWS_AT_ONCE, Reviews, bearer, review_routes
+from .serving.scores import score_routes
+from .storage.store import Store
+from .tables.chat import parse_mutes
+from .tables.connection import QUEUE_LIMIT
+from .tables.lobby import creator_key, form_options
+from .tables.messages import handle, hint
+from .tables.table import (
     DEFAULT_CLOCK,
     HUMAN,
     MAX_CLOCK,
@@ -74,7 +74,7 @@ from .table import (
     check_clock,
     token_hash,
 )
-from .thinking import Thinkers
+from .tables.thinking import Thinkers
 
 log = logging.getLogger("ohhell.web")
 
@@ -97,7 +97,7 @@ IDLE_IN_MEMORY = 300.0  # seconds a table nobody watches stays in memory with no
 def _hold_off(address: str) -> None:
     """Stop answering an address that keeps asking past its quota (under
     ``ohhell serve``'s transport; without it this only marks the address)."""
-    from .transport import hold_off
+    from .serving.transport import hold_off
 
     hold_off(address)
 

@@ -54,7 +54,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.schema import Index, PrimaryKeyConstraint
 
 from ..errors import TableError
-from ..store import metadata, seats_t, tables_t
+from ..storage.store import metadata, seats_t, tables_t
 from . import passkeys, ratings  # noqa: F401 - their tables name accounts: delete() clears them too
 
 NAME_MIN: Final = 3

@@ -50,7 +50,7 @@ from webauthn.helpers.structs import (
 )
 
 from ..errors import TableError
-from ..store import metadata
+from ..storage.store import metadata
 
 CHALLENGE_SECONDS: Final = 300.0
 PASSKEYS_MOST: Final = 20  # passkeys one account may hold

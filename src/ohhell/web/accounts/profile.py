@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from ... import Record, make_rules, parse_action
 from ...analysis import Review, ReviewError
-from ..store import Store, reviews_t, tables_t
+from ..storage.store import Store, reviews_t, tables_t
 from .model import account_seats_t
 
 MOST: Final = 50  # matches read for the statistics, the newest

@@ -1,6 +1,6 @@
 """Ratings: OpenSkill's Plackett-Luce model, one update per finished match.
 
-A match is rated when it ends (web/table.py calls ``rate_table`` through
+A match is rated when it ends (web/tables/table.py calls ``rate_table`` through
 the hub), once: the table's row in ``ohhell_rated_tables`` is written in the
 same transaction as the new ratings, so a second call (a restart, another
 process) changes nothing.
@@ -47,7 +47,7 @@ from ...skill import (
     shown,
     standing_words,
 )
-from ..store import metadata
+from ..storage.store import metadata
 
 ratings_t = Table(
     "ohhell_ratings",

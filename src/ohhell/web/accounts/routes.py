@@ -38,9 +38,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import TableError
-from ..guard import Quotas, client_address, trusted_proxies
-from ..requests import json_body
-from ..store import Store, meta_t
+from ..serving.guard import Quotas, client_address, trusted_proxies
+from ..serving.requests import json_body
+from ..storage.store import Store, meta_t
 from . import ratings
 from .model import WRONG, Account, Accounts
 from .passkeys import Passkeys
@@ -401,7 +401,7 @@ class AccountRoutes:
     async def seats(self, request: Request) -> Response:
         """Make the seats whose tokens this browser holds the account's (a
         guest who signs up keeps the matches they played)."""
-        from ..table import token_hash
+        from ..tables.table import token_hash
 
         account = await self._account(request)
         data = await json_body(request)
@@ -426,7 +426,7 @@ class AccountRoutes:
         to a guest where accounts are required, and the seat made the
         signed-in person's, so their history holds it without a step of
         theirs."""
-        from ..table import token_hash
+        from ..tables.table import token_hash
 
         async def endpoint(request: Request) -> Response:
             if self.mode == "off":

@@ -1,5 +1,5 @@
 // The scorekeeper's page (issue 6): /score sets up a game played with real
-// cards, /score/{id} is its sheet. The server (web/scores.py) recomputes the
+// cards, /score/{id} is its sheet. The server (web/serving/scores.py) recomputes the
 // whole sheet after every entry; this page only draws GET /api/scores/{id}
 // and posts one command at a time to /api/scores/{id}/entry.
 //

@@ -20,8 +20,8 @@ SETTINGS = "OHHELL_SERVE_SETTINGS"  # the environment variable the settings trav
 
 def app() -> Any:
     """One worker's application (uvicorn calls this in each process)."""
-    from .app import Limits, create_app
-    from .transport import tune_collector
+    from ..app import Limits, create_app
+    from ..serving.transport import tune_collector
 
     tune_collector()
     settings = json.loads(os.environ[SETTINGS])
@@ -34,12 +34,12 @@ def run_workers(
     settings: dict[str, Any], limits: Any, host: str, port: int, workers: int, **guard: Any
 ) -> None:
     """Serve with ``workers`` processes sharing ``host``:``port``."""
-    from .transport import run
+    from ..serving.transport import run
 
     fields = dataclasses.asdict(limits)
     fields["origins"] = sorted(fields["origins"])
     os.environ[SETTINGS] = json.dumps({**settings, "limits": fields})
-    run("ohhell.web.workers:app", host, port, workers=workers, **guard)
+    run("ohhell.web.cluster.workers:app", host, port, workers=workers, **guard)
 
 
 __all__ = ["SETTINGS", "app", "run_workers"]

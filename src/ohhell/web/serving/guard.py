@@ -30,8 +30,8 @@ from limits.errors import StorageError
 from limits.storage import MovingWindowSupport, Storage
 from limits.strategies import MovingWindowRateLimiter
 
+from ..errors import TableError
 from . import metrics
-from .errors import TableError
 
 log = logging.getLogger("ohhell.web")
 

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol
 
-from .. import (
+from ... import (
     Card,
     Claim,
     IllegalActionError,
@@ -54,15 +54,15 @@ from .. import (
     settling_play,
     tricks_left,
 )
-from ..bots.claims import accepts_claim
-from .errors import TableError
+from ...bots.claims import accepts_claim
+from ..errors import TableError
 from .thinking import work_owner
 
 if TYPE_CHECKING:
-    from .. import Action, GameState
+    from ... import Action, GameState
+    from ..protocol import Json
+    from ..storage.store import Store
     from .connection import Connection
-    from .protocol import Json
-    from .store import Store
     from .thinking import Thinkers
 
 log = logging.getLogger("ohhell.web")

@@ -49,7 +49,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from . import metrics
+from ..serving import metrics
 
 try:
     import orjson

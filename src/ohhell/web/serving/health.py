@@ -31,11 +31,11 @@ from sqlalchemy import text
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from ..cluster.hub import Hub
+from ..storage.store import Store
 from . import metrics
 from .guard import Quotas
-from .hub import Hub
 from .reviews import Reviews
-from .store import Store
 
 log = logging.getLogger("ohhell.web")
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from ohhell.web import admin, scores, store
 from ohhell.web.accounts import model, passkeys, ratings
+from ohhell.web.serving import admin, scores
+from ohhell.web.storage import store
 
 target_metadata = [store.metadata, admin.metadata]
 # The score sheets', accounts', ratings' and passkeys' tables are on the store's metadata.

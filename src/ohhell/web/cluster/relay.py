@@ -30,13 +30,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from .cluster import BEAT_EVERY, CALL_TIMEOUT, Cluster, Message, Unsendable
-from .connection import Connection
-from .errors import TableError
-from .protocol import ProtocolError, dumps, parse_message
+from ..errors import TableError
+from ..protocol import ProtocolError, dumps, parse_message
+from ..tables.connection import Connection
+from .broker import BEAT_EVERY, CALL_TIMEOUT, Cluster, Message, Unsendable
 
 if TYPE_CHECKING:
-    from .table import LiveTable
+    from ..tables.table import LiveTable
 
 log = logging.getLogger("ohhell.web")
 

@@ -24,7 +24,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Protocol
 
-from .. import (
+from ... import (
     Action,
     GameState,
     IllegalActionError,
@@ -42,15 +42,15 @@ from .. import (
     seeded_chance,
     settling_play,
 )
-from ..bots import Bot, get_bot
-from ..describe import BOT_SEAT_NAMES, refusal_words
+from ...bots import Bot, get_bot
+from ...describe import BOT_SEAT_NAMES, refusal_words
+from ..errors import TableError
+from ..protocol import Json, dumps, observation_json, seen_json, trick_json
+from ..storage.store import SeatRow, StaleVersion, Store, TableRow
 from .chat import ChatRefused, TableChat, hears, line_json
 from .claims import TableClaims
 from .connection import QUEUE_LIMIT, SPECTATOR_QUEUE_LIMIT, Connection
-from .errors import TableError
 from .played import Played
-from .protocol import Json, dumps, observation_json, seen_json, trick_json
-from .store import SeatRow, StaleVersion, Store, TableRow
 from .thinking import Thinkers, work_owner
 
 log = logging.getLogger("ohhell.web")
@@ -264,7 +264,7 @@ class LiveTable:
         return out
 
     def public(self) -> Json:
-        from ..describe import describe_rules
+        from ...describe import describe_rules
 
         return {
             "table": self.id,

@@ -11,7 +11,7 @@ The tables:
 - ``ohhell_table_settings``: what a table keeps that is not a rule (its
   clock, whether it is listed, its rematch, who the host muted or removed).
 - ``ohhell_chat``: what was said at a table, the last ``CHAT_KEPT`` lines.
-- ``ohhell_reviews``: post-game reviews (web/reviews.py), keyed by the
+- ``ohhell_reviews``: post-game reviews (web/serving/reviews.py), keyed by the
   record's digest: a finished table's, or a record sent from the replay page.
 
 Every call is one short transaction, made in place on the event loop's
@@ -56,7 +56,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from . import metrics
+from ..serving import metrics
 
 metadata = MetaData()
 
@@ -452,7 +452,7 @@ class Store:
                 db.execute(delete(tables_t).where(tables_t.c.id.in_(chunk)))
         return ids
 
-    # --- Reviews (web/reviews.py) ---
+    # --- Reviews (web/serving/reviews.py) ---
 
     def review(self, record: str) -> ReviewRow | None:
         """The review of the record whose digest is ``record``, as far as it went."""

@@ -72,17 +72,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .. import RecordError, dumps, loads, most_actions
-from ..analysis import FORMAT, Budget, ReviewTimeout, review_record
-from .errors import TableError
+from ... import RecordError, dumps, loads, most_actions
+from ...analysis import FORMAT, Budget, ReviewTimeout, review_record
+from ..errors import TableError
+from ..tables.thinking import start_worker, stop_pool
 from .guard import Quotas, client_address
 from .replays import MAX_RECORD
 from .requests import json_body, read_body
-from .thinking import start_worker, stop_pool
 
 if TYPE_CHECKING:
-    from .store import Store
-    from .table import LiveTable
+    from ..storage.store import Store
+    from ..tables.table import LiveTable
 
 log = logging.getLogger("ohhell.web")
 

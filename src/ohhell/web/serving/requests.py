@@ -10,8 +10,8 @@ from typing import Any, Final
 
 from starlette.requests import Request
 
-from .protocol import MAX_DEPTH, UnsafeJson, loads_checked
-from .table import TableError
+from ..protocol import MAX_DEPTH, UnsafeJson, loads_checked
+from ..tables.table import TableError
 
 MAX_BODY: Final = 64 * 1024
 """The largest JSON request body (a new table, a join, a score entry)."""

@@ -45,16 +45,16 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from .. import MAX_PLAYERS, MIN_PLAYERS, RulesError, Scoring, make_rules
-from ..describe import describe_rules
-from ..scorekeeper import KEEP, HandView, ScoreError, ScoreGame, parse_trump
-from ..scorekeeper.model import VERSION
-from ..scorekeeper.words import sheet_title
+from ... import MAX_PLAYERS, MIN_PLAYERS, RulesError, Scoring, make_rules
+from ...describe import describe_rules
+from ...scorekeeper import KEEP, HandView, ScoreError, ScoreGame, parse_trump
+from ...scorekeeper.model import VERSION
+from ...scorekeeper.words import sheet_title
+from ..protocol import DEFAULT_PRESET, ProtocolError, clean_name
+from ..storage.store import Store, metadata
+from ..tables.table import TableError, new_token, token_hash
 from .guard import Quotas, client_address
-from .protocol import DEFAULT_PRESET, ProtocolError, clean_name
 from .requests import int_field, json_body
-from .store import Store, metadata
-from .table import TableError, new_token, token_hash
 
 
 class ScoreHost(Protocol):

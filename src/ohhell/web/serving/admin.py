@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 
-from .store import seats_t, tables_t
+from ..storage.store import seats_t, tables_t
 
 metadata = MetaData()
 

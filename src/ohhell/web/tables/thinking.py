@@ -59,14 +59,14 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any, Final
 
-from .. import Action, Deck, Observation
-from ..bots import get_bot
-from ..bots.accel import compiled_playout
-from ..bots.fastdeal import layout_for
-from ..bots.hint import Hint, hint
-from . import metrics
+from ... import Action, Deck, Observation
+from ...bots import get_bot
+from ...bots.accel import compiled_playout
+from ...bots.fastdeal import layout_for
+from ...bots.hint import Hint, hint
+from ..errors import TableError
+from ..serving import metrics
 from .connection import Connection
-from .errors import TableError
 
 SHORTEST_THINK: Final = 0.05  # seconds: the least a search is cut to under load
 HINTS_PER_ADDRESS: Final = 8  # hints on the way per address at once (a household at one table shares one)

@@ -6,12 +6,12 @@ the bots).
 
 from __future__ import annotations
 
-from .. import observe
+from ... import observe
+from ..errors import TableError
+from ..protocol import Json, ProtocolError, action_json, parse_action
 from . import seating
 from .chat import REACTIONS, clean_text, parse_mutes, watcher_name
 from .connection import Connection
-from .errors import TableError
-from .protocol import Json, ProtocolError, action_json, parse_action
 from .table import LiveTable
 from .thinking import Thinkers
 

@@ -34,7 +34,7 @@ from typing import Final
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .. import (
+from ... import (
     Phase,
     Record,
     RecordError,
@@ -46,10 +46,10 @@ from .. import (
     observe,
     tricks_left,
 )
-from .errors import TableError
+from ..errors import TableError
+from ..protocol import Json, observation_json, result_json
+from ..protocol import dumps as dumps_json
 from .guard import Quotas, client_address
-from .protocol import Json, observation_json, result_json
-from .protocol import dumps as dumps_json
 from .requests import read_body
 
 MAX_RECORD: Final = 1024 * 1024  # the largest record to replay, in bytes

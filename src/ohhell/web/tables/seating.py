@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from .store import SeatRow
+from ..storage.store import SeatRow
 from .table import BOT, COVER_LEVEL, HUMAN, OPEN, LiveTable, TableError, bot_name
 
 log = logging.getLogger("ohhell.web")

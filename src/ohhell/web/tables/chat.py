@@ -48,9 +48,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
+from ..protocol import ProtocolError, clean_name, dumps
+from ..storage.store import ChatRow, StaleVersion, Store
 from .connection import Bucket, Connection
-from .protocol import ProtocolError, clean_name, dumps
-from .store import ChatRow, StaleVersion, Store
 
 Json = dict[str, Any]
 log = logging.getLogger("ohhell.web")

@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from .protocol import Json, dumps
+from ..protocol import Json, dumps
 
 QUEUE_LIMIT = 256  # messages waiting for one slow seated client before it is dropped
 BEHIND = 4008  # the close code for a client that fell too far behind

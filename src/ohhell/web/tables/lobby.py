@@ -28,10 +28,10 @@ import json
 import time
 from typing import Any, Final
 
-from .. import PRESET_TITLES, PRESETS, make_rules
-from ..describe import rule_options_for_people
-from .protocol import dumps, options_json
-from .store import Store
+from ... import PRESET_TITLES, PRESETS, make_rules
+from ...describe import rule_options_for_people
+from ..protocol import dumps, options_json
+from ..storage.store import Store
 
 LISTED: Final = 50  # open tables shown at most, newest first
 PER_CREATOR: Final = 3  # ...of them made from one address

@@ -15,13 +15,11 @@ import secrets
 import time
 from collections.abc import Callable
 
-from .. import CHANGE_GRACE, Rules
-from ..bots import level_refusal, opponent_levels
-from .cluster import Cluster
-from .lobby import Lobby
-from .relay import Relay
-from .store import SeatRow, Store
-from .table import (
+from ... import CHANGE_GRACE, Rules
+from ...bots import level_refusal, opponent_levels
+from ..storage.store import SeatRow, Store
+from ..tables.lobby import Lobby
+from ..tables.table import (
     BOT,
     COVER_LEVEL,
     DEFAULT_CLOCK,
@@ -36,7 +34,9 @@ from .table import (
     new_token,
     token_hash,
 )
-from .thinking import Thinkers
+from ..tables.thinking import Thinkers
+from .broker import Cluster
+from .relay import Relay
 
 log = logging.getLogger("ohhell.web")
 
@@ -106,8 +106,8 @@ class Hub:
         unrated: set[int],
         played: set[int],
     ) -> None:
-        from .accounts.model import seat_owners
-        from .accounts.ratings import rate_finished
+        from ..accounts.model import seat_owners
+        from ..accounts.ratings import rate_finished
 
         try:
             owners = seat_owners(self.store.engine, table_id)

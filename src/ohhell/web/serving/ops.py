@@ -18,11 +18,11 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
+from ..tables.seating import end
+from ..tables.table import BOT, HUMAN, LiveTable, TableError
 from . import admin, logs, metrics
 from .guard import client_address
 from .health import Health, Server
-from .seating import end
-from .table import BOT, HUMAN, LiveTable, TableError
 
 log = logging.getLogger("ohhell.web")
 

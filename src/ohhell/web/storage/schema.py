@@ -57,7 +57,7 @@ def alembic_config() -> Config:
     from alembic.config import Config
 
     config = Config()
-    config.set_main_option("script_location", str(resources.files("ohhell.web") / "migrations"))
+    config.set_main_option("script_location", str(resources.files("ohhell.web.storage") / "migrations"))
     return config
 
 
