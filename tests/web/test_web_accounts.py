@@ -112,6 +112,9 @@ def test_the_eleventh_wrong_password_in_a_minute_is_held_off_even_with_the_right
         assert _sign_in(client, "Ann", f"guess number {i}", address=f"10.0.0.{i}").status_code == 401
     held = _sign_in(client, "Ann", PASSWORD, address="10.0.1.1")
     assert held.status_code == 429 and "wait a minute" in held.json()["error"]
+    # The same name written otherwise is the same account, held off alike.
+    for other in ("ANN", " ann ", "Ａｎｎ"):
+        assert _sign_in(client, other, "one more guess", address="10.0.1.2").status_code == 429
     # Another account is not held off by Ann's attacker.
     _sign_up(client, "Bob", address="bob")
     client.cookies.clear()

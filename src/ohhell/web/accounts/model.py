@@ -114,8 +114,8 @@ class Account:
 
 
 def name_key(name: str) -> str:
-    """The form two names are compared in: Ann, ANN and Ａｎｎ are one."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """The form two names are compared in: Ann, ANN, " Ann" and Ａｎｎ are one."""
+    return unicodedata.normalize("NFKC", name).strip().casefold()
 
 
 def check_name(name: object) -> str:

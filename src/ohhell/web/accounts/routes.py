@@ -42,7 +42,7 @@ from ..serving.guard import Quotas, client_address, trusted_proxies
 from ..serving.requests import json_body
 from ..storage.store import Store, meta_t
 from . import ratings
-from .model import WRONG, Account, Accounts
+from .model import WRONG, Account, Accounts, name_key
 from .passkeys import Passkeys
 
 STATIC = resources.files("ohhell.web") / "static"
@@ -237,7 +237,8 @@ class AccountRoutes:
         address = client_address(request.scope)
         keys = [f"address:{address}"]
         if isinstance(name, str) and len(name) <= 100:
-            keys.append("name:" + name.casefold())
+            # The account's own key: every way of writing the name counts as one.
+            keys.append("name:" + name_key(name))
         quotas = self.server.quotas
         if not all(quotas.allows("signins", key) for key in keys):
             raise TableError("too many wrong passwords: wait a minute and try again", "busy", status=429)
