@@ -296,3 +296,13 @@ def test_a_flood_of_sign_ins_never_keeps_a_signed_in_person_waiting(client: Test
     for thread in crowd:
         thread.join()
     assert finished_meanwhile < 4 and len(done) == 8  # answered while the crowd still waited
+
+
+def test_passkey_requests_are_limited_per_address(client: TestClient) -> None:
+    # Each begun ceremony keeps a challenge for a while: one address cannot pile them up.
+    answers = [
+        client.post("/api/account/passkey/options", json={}, headers=from_address("p")).status_code
+        for _ in range(31)
+    ]
+    assert answers[:30] == [200] * 30 and answers[30] == 429
+    assert client.post("/api/account/passkey/options", json={}, headers=from_address("q")).status_code == 200

@@ -364,6 +364,7 @@ class AccountRoutes:
     async def passkey_options(self, request: Request) -> Response:
         """Begin adding a passkey to the signed-in account."""
         account = await self._account(request)
+        self.server.quotas.take("challenges", client_address(request.scope))
         rp_id, _ = self._party(request)
         options = await asyncio.to_thread(self.passkeys.register_options, account.id, account.name, rp_id)
         return Response(options, media_type="application/json", headers={"cache-control": "no-store"})
@@ -377,8 +378,10 @@ class AccountRoutes:
 
     async def passkey_sign_in_options(self, request: Request) -> Response:
         """Begin signing in with a passkey (the browser offers the ones it holds)."""
-        if not self.server.quotas.allows("signins", f"address:{client_address(request.scope)}"):
+        address = client_address(request.scope)
+        if not self.server.quotas.allows("signins", f"address:{address}"):
             raise TableError("too many tries: wait a minute and try again", "busy", status=429)
+        self.server.quotas.take("challenges", address)  # each one is kept for a while
         rp_id, _ = self._party(request)
         options = await asyncio.to_thread(self.passkeys.sign_in_options, rp_id)
         return Response(options, media_type="application/json", headers={"cache-control": "no-store"})

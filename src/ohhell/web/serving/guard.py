@@ -140,6 +140,7 @@ _WORDS: Final = {
     "replays": "replays",
     "reviews": "reviews",
     "signups": "new accounts",
+    "challenges": "passkey requests",
 }
 
 
@@ -240,6 +241,7 @@ class Quotas:
         reviews: str | None = "6/hour",
         signups: str | None = "10/hour",
         signins: str | None = "10/minute",
+        challenges: str | None = "30/minute",
     ) -> None:
         self._limiter = MovingWindowRateLimiter(WindowStorage())
         self._shared: MovingWindowRateLimiter | None = None  # in Redis, once share() is called
@@ -258,6 +260,8 @@ class Quotas:
             "signups": parse(signups) if signups else None,
             # Wrong passwords, counted per account and per address apart.
             "signins": parse(signins) if signins else None,
+            # Passkey ceremonies begun: each keeps a challenge for 5 minutes.
+            "challenges": parse(challenges) if challenges else None,
         }
 
     def share(self, broker: str, group: str) -> None:
