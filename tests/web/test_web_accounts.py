@@ -306,3 +306,44 @@ def test_passkey_requests_are_limited_per_address(client: TestClient) -> None:
     ]
     assert answers[:30] == [200] * 30 and answers[30] == 429
     assert client.post("/api/account/passkey/options", json={}, headers=from_address("q")).status_code == 200
+
+
+def test_tries_sent_at_once_are_counted_as_they_come(client: TestClient) -> None:
+    # Twenty wrong passwords at once from one address: ten are checked, the
+    # rest held off before any hashing (none slips past while others hash).
+    import threading
+
+    _sign_up(client)
+    client.cookies.clear()
+    statuses: list[int] = []
+
+    def guess(n: int) -> None:
+        statuses.append(_sign_in(client, "Ann", f"guess {n} wrong", address="10.8.0.1").status_code)
+
+    threads = [threading.Thread(target=guess, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [401] * 10 + [429] * 10, statuses
+
+
+def test_a_session_cannot_guess_its_account_s_password(client: TestClient) -> None:
+    _sign_up(client)
+    answers = [
+        client.post(
+            "/api/account/password", json={"old": f"wrong {n} guess", "new": "another passphrase"}
+        ).status_code
+        for n in range(10)
+    ]
+    # Ten wrong guesses, then the eleventh try is held off, whatever it asks.
+    assert answers == [403] * 10, answers
+    assert client.post("/api/account/delete", json={"password": PASSWORD}).status_code == 429
+
+
+def test_a_browser_s_cross_site_post_without_origin_is_refused(client: TestClient) -> None:
+    _sign_up(client)
+    r = client.post("/api/account/signout-everywhere", json={}, headers={"sec-fetch-site": "cross-site"})
+    assert r.status_code == 403 and _me(client)["name"] == "Ann"
+    r = client.post("/api/account/public", json={"public": True}, headers={"sec-fetch-site": "same-origin"})
+    assert r.status_code == 200

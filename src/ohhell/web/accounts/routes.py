@@ -239,13 +239,12 @@ class AccountRoutes:
         if isinstance(name, str) and len(name) <= 100:
             # The account's own key: every way of writing the name counts as one.
             keys.append("name:" + name_key(name))
-        quotas = self.server.quotas
-        if not all(quotas.allows("signins", key) for key in keys):
+        # Every try counts, as it comes and before its password is checked:
+        # tries sent at once cannot slip past the limit while others hash.
+        if not all(self.server.quotas.spend("signins", key) for key in keys):
             raise TableError("too many wrong passwords: wait a minute and try again", "busy", status=429)
         account = await self._hashing(self.accounts.verify, name, data.get("password"))
         if account is None:
-            for key in keys:
-                quotas.count("signins", key)
             raise TableError(WRONG, status=401)
         return await self._signed_in_as(account, request)
 
@@ -260,8 +259,15 @@ class AccountRoutes:
         ended = await asyncio.to_thread(self.accounts.close_sessions, account.id)
         return self._without_session(JSONResponse({"signed_out": ended}))
 
+    def _guessing(self, account: Account) -> None:
+        """A password given inside a session (to change it, to delete the
+        account) counts as a sign-in try: a stolen session cannot guess it."""
+        if not self.server.quotas.spend("signins", "name:" + name_key(account.name)):
+            raise TableError("too many wrong passwords: wait a minute and try again", "busy", status=429)
+
     async def password(self, request: Request) -> Response:
         account = await self._account(request)
+        self._guessing(account)
         data = await json_body(request)
         keep = self._token(request)
         await self._hashing(self.accounts.change_password, account, data.get("old"), data.get("new"), keep)
@@ -277,6 +283,7 @@ class AccountRoutes:
 
     async def delete(self, request: Request) -> Response:
         account = await self._account(request)
+        self._guessing(account)
         data = await json_body(request)
         confirmed = await self._hashing(self.accounts.verify, account.name, data.get("password"))
         if confirmed is None or confirmed.id != account.id:

@@ -71,7 +71,9 @@ def same_origin(scope: Scope, allowed: frozenset[str] = frozenset()) -> bool:
     at all: no ``Origin`` header)? ``allowed`` lists other origins to trust."""
     origin = _header(scope, b"origin")
     if origin is None:
-        return True
+        # No Origin: not a browser, or an old one; a browser that says the
+        # request is another site's (Fetch Metadata) is believed.
+        return _header(scope, b"sec-fetch-site") != "cross-site"
     if origin in allowed:
         return True
     host = _header(scope, b"host")
@@ -315,6 +317,13 @@ class Quotas:
         item = self._items[what]
         if item is not None:
             self._hit(item, what, key)
+
+    def spend(self, what: str, key: str) -> bool:
+        """Count one try of ``what`` for ``key`` now, before its work, and say
+        whether it had room: tries sent at once are each counted as they
+        come, so none slips past the limit while the others are worked on."""
+        item = self._items[what]
+        return item is None or self._hit(item, what, key)
 
     def take(self, what: str, address: str) -> None:
         """Count one creation of ``what`` by ``address``; ``TableError`` (429)
