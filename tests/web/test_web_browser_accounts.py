@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import test_web_browser as tb
 import test_web_browser_newcomer as nc
-from playwright.sync_api import sync_playwright
 
 from ohhell.web.app import Limits, create_app
 
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
 PASSWORD = "a long enough passphrase"
+browser = nc.browser  # the fixture: Chromium, for this module's server
 
 
 @pytest.fixture(scope="module")
@@ -40,16 +40,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     app.state.server.accounts.least = 1  # listed after one rated match, not five
     with tb.serving(app) as base:
         yield {"base": base, "app": app}
-
-
-@pytest.fixture(scope="module")
-def browser(server: Any) -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=tb.CHROMIUM, args=tb.CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def test_sign_up_play_now_rated_then_profile_review_leaderboard_and_sign_in_again(

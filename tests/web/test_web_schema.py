@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
-import secrets
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,11 +23,11 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
+import test_web_store
 from web_support import choices, connect, make_app, new_table, play_all
 
 from ohhell.cli import main
@@ -39,38 +36,7 @@ from ohhell.web.serving import admin, scores
 from ohhell.web.storage import schema
 from ohhell.web.storage.store import ChatRow, Store, metadata
 
-POSTGRES = os.environ.get("OHHELL_TEST_POSTGRES")
-
-
-def _postgres_url(url: str) -> str:
-    for plain in ("postgresql://", "postgres://"):
-        if url.startswith(plain):
-            return "postgresql+psycopg://" + url[len(plain) :]
-    return url
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database: an SQLite file, or a fresh PostgreSQL schema."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 't.db'}"
-        return
-    if not POSTGRES:
-        pytest.skip("set OHHELL_TEST_POSTGRES=postgresql://user@host:port/db to test on PostgreSQL")
-    pytest.importorskip("psycopg")
-    base = make_url(_postgres_url(POSTGRES))
-    name = f"ohhell_test_{secrets.token_hex(6)}"
-    owner = create_engine(base, isolation_level="AUTOCOMMIT")
-    try:
-        with owner.connect() as db:
-            db.execute(text(f"CREATE SCHEMA {name}"))
-        yield base.update_query_dict({"options": f"-csearch_path={name}"}).render_as_string(
-            hide_password=False
-        )
-    finally:
-        with owner.connect() as db:
-            db.execute(text(f"DROP SCHEMA IF EXISTS {name} CASCADE"))
-        owner.dispose()
+db_url = test_web_store.db_url  # the fixture: an empty SQLite file, or a fresh PostgreSQL schema
 
 
 def _differences(url: str) -> list[object]:

@@ -14,7 +14,7 @@ costs the guesser time, not the server. Signing in with a name that has no
 account takes as long and reads the same as a wrong password.
 
 ``--accounts off`` serves none of this; ``required`` lets only signed-in
-people make, join or play a table (``require``).
+people make, join or play a table (``seating``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from starlette.routing import Route
 
 from ..errors import TableError
 from ..serving.guard import Quotas, client_address, trusted_proxies
-from ..serving.requests import json_body
+from ..serving.requests import guarded, json_body
 from ..storage.store import Store, meta_t
 from . import ratings
 from .model import WRONG, Account, Accounts, name_key
@@ -168,11 +168,6 @@ class AccountRoutes:
             return None
         owners = await asyncio.to_thread(seat_owners, self.accounts.engine, table_id)
         return next((seat for seat, owner in owners.items() if owner == account.id), None)
-
-    async def require(self, request: Request) -> None:
-        """Refuse a guest where the host requires accounts."""
-        if self.mode == "required" and await self.signed_in(request) is None:
-            raise TableError("sign in to play on this server", status=401)
 
     def _with_session(self, response: Response, request: Request, token: str) -> Response:
         assert self._key is not None
@@ -440,19 +435,18 @@ class AccountRoutes:
         from ..tables.table import token_hash
 
         async def endpoint(request: Request) -> Response:
-            if self.mode == "off":
-                return await handler(request)
-            await self.require(request)
+            account = await self.signed_in(request)  # None when off, or a guest
+            if account is None and self.mode == "required":
+                raise TableError("sign in to play on this server", status=401)
             response = await handler(request)
-            if response.status_code != 200 or COOKIE not in request.cookies:
+            if account is None or response.status_code != 200:
                 return response
-            account = await self.signed_in(request)
             try:
                 given = json.loads(bytes(response.body))
                 table, seat, token = given["table"], given["seat"], given["token"]
             except (ValueError, KeyError, TypeError):
                 return response
-            if account is not None and isinstance(token, str):
+            if isinstance(token, str):
                 await asyncio.to_thread(self.accounts.link_seat, account, table, seat, token_hash(token))
             return response
 
@@ -473,16 +467,6 @@ def _rating_json(rating: ratings.Rating) -> dict[str, Any]:
     }
 
 
-def _guarded(handler: Handler) -> Handler:
-    async def endpoint(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except TableError as err:
-            return JSONResponse({"error": str(err)}, status_code=err.status)
-
-    return endpoint
-
-
 def account_routes(routes: AccountRoutes) -> list[Route]:
     """The account API, to add to ``create_app``'s routes (none when off)."""
     if routes.mode == "off":
@@ -492,21 +476,21 @@ def account_routes(routes: AccountRoutes) -> list[Route]:
         Route("/account", _page),
         Route("/players/{name}", _page),
         Route("/leaderboard", _page),
-        Route("/api/account", _guarded(routes.me)),
-        Route("/api/account/signup", _guarded(routes.sign_up), methods=post),
-        Route("/api/account/signin", _guarded(routes.sign_in), methods=post),
-        Route("/api/account/signout", _guarded(routes.sign_out), methods=post),
-        Route("/api/account/signout-everywhere", _guarded(routes.sign_out_everywhere), methods=post),
-        Route("/api/account/password", _guarded(routes.password), methods=post),
-        Route("/api/account/public", _guarded(routes.public), methods=post),
-        Route("/api/account/delete", _guarded(routes.delete), methods=post),
-        Route("/api/account/data", _guarded(routes.data)),
-        Route("/api/account/seats", _guarded(routes.seats), methods=post),
-        Route("/api/account/history", _guarded(routes.history)),
-        Route("/api/account/passkeys/options", _guarded(routes.passkey_options), methods=post),
-        Route("/api/account/passkeys", _guarded(routes.passkey_add), methods=post),
-        Route("/api/account/passkey/options", _guarded(routes.passkey_sign_in_options), methods=post),
-        Route("/api/account/passkey/signin", _guarded(routes.passkey_sign_in), methods=post),
-        Route("/api/players/{name}", _guarded(routes.player)),
-        Route("/api/leaderboard", _guarded(routes.leaderboard)),
+        Route("/api/account", guarded(routes.me)),
+        Route("/api/account/signup", guarded(routes.sign_up), methods=post),
+        Route("/api/account/signin", guarded(routes.sign_in), methods=post),
+        Route("/api/account/signout", guarded(routes.sign_out), methods=post),
+        Route("/api/account/signout-everywhere", guarded(routes.sign_out_everywhere), methods=post),
+        Route("/api/account/password", guarded(routes.password), methods=post),
+        Route("/api/account/public", guarded(routes.public), methods=post),
+        Route("/api/account/delete", guarded(routes.delete), methods=post),
+        Route("/api/account/data", guarded(routes.data)),
+        Route("/api/account/seats", guarded(routes.seats), methods=post),
+        Route("/api/account/history", guarded(routes.history)),
+        Route("/api/account/passkeys/options", guarded(routes.passkey_options), methods=post),
+        Route("/api/account/passkeys", guarded(routes.passkey_add), methods=post),
+        Route("/api/account/passkey/options", guarded(routes.passkey_sign_in_options), methods=post),
+        Route("/api/account/passkey/signin", guarded(routes.passkey_sign_in), methods=post),
+        Route("/api/players/{name}", guarded(routes.player)),
+        Route("/api/leaderboard", guarded(routes.leaderboard)),
     ]

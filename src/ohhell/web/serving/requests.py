@@ -6,12 +6,30 @@ Every fault raises ``TableError`` (status 400) naming what was wrong.
 from __future__ import annotations
 
 import math
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 
 from ..protocol import MAX_DEPTH, UnsafeJson, loads_checked
 from ..tables.table import TableError
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def guarded(handler: Handler) -> Handler:
+    """``handler`` with a refusal (``TableError``) answered as
+    ``{"error": words}`` and its status, for routes that raise nothing else."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except TableError as err:
+            return JSONResponse({"error": str(err)}, status_code=err.status)
+
+    return endpoint
+
 
 MAX_BODY: Final = 64 * 1024
 """The largest JSON request body (a new table, a join, a score entry)."""

@@ -69,7 +69,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Final
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from ... import RecordError, dumps, loads, most_actions
@@ -78,7 +78,7 @@ from ..errors import TableError
 from ..tables.thinking import start_worker, stop_pool
 from .guard import Quotas, client_address
 from .replays import MAX_RECORD
-from .requests import json_body, read_body
+from .requests import guarded, json_body, read_body
 
 if TYPE_CHECKING:
     from ..storage.store import Store
@@ -552,17 +552,6 @@ class Reviews:
 # --- Routes ---
 
 AtTable = Callable[[Request, str, Json | None], Awaitable[Response]]
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _guarded(handler: Handler) -> Handler:
-    async def endpoint(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except TableError as err:
-            return JSONResponse({"error": str(err)}, status_code=err.status)
-
-    return endpoint
 
 
 def bearer(request: Request) -> str | None:
@@ -587,10 +576,10 @@ def review_routes(reviews: Reviews, at_table: AtTable) -> list[Route]:
         return await at_table(request, "review-status", {"token": bearer(request)})
 
     return [
-        Route("/api/tables/{table}/review", _guarded(begin), methods=["POST"]),
-        Route("/api/tables/{table}/review", _guarded(status), methods=["GET"]),
-        Route("/api/review", _guarded(reviews.upload), methods=["POST"]),
-        Route("/api/review", _guarded(reviews.show), methods=["GET"]),
+        Route("/api/tables/{table}/review", guarded(begin), methods=["POST"]),
+        Route("/api/tables/{table}/review", guarded(status), methods=["GET"]),
+        Route("/api/review", guarded(reviews.upload), methods=["POST"]),
+        Route("/api/review", guarded(reviews.show), methods=["GET"]),
     ]
 
 
