@@ -192,10 +192,11 @@ def test_play_now_from_the_home_page_to_the_final_standings(server: Any, browser
     page.wait_for_url(re.compile(r"/t/[^/]+$"))
     page.locator("#hand button.card").first.wait_for()
     table = live_table(server, table_of(page))
-    pressed = play_to_the_end([page], table)
+    play_to_the_end([page], table)
     assert table.rules.bid_changes and table.state.is_over
     assert len(table.state.results) == len(table.rules.schedule) == 19
-    assert pressed["bids"] >= 19 and pressed["cards"] >= sum(table.rules.schedule)
+    # Counted from what the page sent, not from the clicks seen to return:
+    # a click can land and still time out under load as the hand re-draws.
     done = sent(page)  # every bid and card made by the person, nothing optional sent
     assert done.get("bid") == 19 and done.get("play") == sum(table.rules.schedule), done
     assert not {"keep", "change", "hint"} & done.keys(), done
@@ -231,13 +232,12 @@ def test_two_friends_with_the_default_clock_play_to_the_end(server: Any, browser
     friend.locator("#hand button.card").first.wait_for()
     table = live_table(server, table_of(host))
     assert table.clock == 60 and table.rules.bid_changes
-    pressed = play_to_the_end([host, friend], table)
+    play_to_the_end([host, friend], table)
     assert table.state.is_over and len(table.state.results) == 19
     for page in (host, friend):  # every bid and card made by its person, nothing optional sent
         done = sent(page)
         assert done.get("bid") == 19 and done.get("play") == sum(table.rules.schedule), done
         assert not {"keep", "change", "hint", "back"} & done.keys(), done
-    assert pressed["bids"] >= 2 * 19
     people = [s for s in table.seats if s.kind == "human"]
     assert len(people) == 2 and not any(s.covered for s in people)  # no clock ran out
     assert not ERRORS, ERRORS
