@@ -48,10 +48,19 @@ def provisional(sigma: float) -> bool:
     return sigma > SETTLED
 
 
+def preset_of(rules: Rules) -> str | None:
+    """The preset whose own options ``rules`` are (any number of players), by
+    name; None for other options."""
+    for name, preset in PRESETS.items():
+        if not set(rules.differences(preset)) - {"players"}:
+            return name
+    return None
+
+
 def rated_rules(rules: Rules) -> bool:
     """Whether matches of ``rules`` are rated: a preset's own options, any
     number of players."""
-    return any(not set(rules.differences(preset)) - {"players"} for preset in PRESETS.values())
+    return preset_of(rules) is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,3 +250,57 @@ def test_a_finished_table_loaded_again_after_a_restart_is_not_rated_twice(tmp_pa
         assert record.status_code == 200
         engine = again.app.state.server.store.engine  # type: ignore[attr-defined]
         assert rating_of(engine, ann.id) == first and first.matches == 1
+
+
+def test_each_preset_has_its_own_rating_and_a_board_once_three_players_have_one(tmp_path: Path) -> None:
+    app = with_addresses(make_app(str(tmp_path / "t.db")))
+    store = Store(f"sqlite:///{tmp_path / 't.db'}")
+    accounts = Accounts(store.engine)
+    people = [accounts.sign_up(name, PASSWORD) for name in ("Ann", "Bob", "Cyd")]
+    for person in people:
+        accounts.set_public(person.id, True)
+    n = 0
+    for preset, seated in (("river", people), ("pagat", people[:2])):
+        for _ in range(6):  # enough rated matches to be listed
+            n += 1
+            _table(store, f"m{n}")
+            entrants = [Entrant(i, 100 - 10 * i, account=p.id) for i, p in enumerate(seated)]
+            entrants += [Entrant(len(entrants), 5, level="random")]
+            assert rate_table(store.engine, f"m{n}", PRESETS[preset], entrants) == "rated"
+    # Ann won all twelve: her overall rating counts both presets' matches,
+    # each preset's only its own.
+    river = ratings.rating_of(store.engine, people[0].id, "river")
+    pagat = ratings.rating_of(store.engine, people[0].id, "pagat")
+    overall = ratings.rating_of(store.engine, people[0].id)
+    assert (river.matches, pagat.matches, overall.matches) == (6, 6, 12)
+    assert (
+        overall.mu > max(river.mu, pagat.mu)
+        and ratings.rating_of(store.engine, people[2].id, "pagat").matches == 0
+    )
+    store.close()
+    with TestClient(app) as client:
+        board = client.get("/api/leaderboard").json()
+        # River has three listed players; Pagat's two are not a board of their own.
+        assert board["preset"] is None and [p["preset"] for p in board["presets"]] == ["river"]
+        river_board = client.get("/api/leaderboard?preset=river").json()
+        names = [r["name"] for r in river_board["rows"] if "name" in r]
+        assert river_board["preset"] == "river" and names == ["Ann", "Bob", "Cyd"]
+        assert [r["matches"] for r in river_board["rows"] if "name" in r] == [6, 6, 6]
+        assert {"random", "expert"} <= {r.get("bot") for r in river_board["rows"]}
+        wrong = client.get("/api/leaderboard?preset=" + "x" * 5000)
+        assert wrong.status_code == 400 and "presets are" in wrong.json()["error"]
+        profile = client.get("/api/players/Ann").json()
+        assert [(p["preset"], p["matches"]) for p in profile["presets"]] == [("pagat", 6), ("river", 6)]
+        r = client.post(
+            "/api/account/signin", json={"name": "Cyd", "password": PASSWORD}, headers=from_address("c")
+        )
+        assert r.status_code == 200
+        mine = client.get("/api/account").json()["account"]["presets"]
+        assert [(p["preset"], p["matches"]) for p in mine] == [("river", 6)]
+        data = client.get("/api/account/data").json()
+        assert data["ratings"]["overall"]["matches"] == 6 and len(data["ratings"]["matches"]) == 6
+        # Deleting the account takes its ratings with it, the preset's too.
+        r = client.post("/api/account/delete", json={"password": PASSWORD}, headers=from_address("c"))
+        assert r.status_code == 200
+        names = [r["name"] for r in client.get("/api/leaderboard?preset=river").json()["rows"] if "name" in r]
+        assert names == ["Ann", "Bob"]

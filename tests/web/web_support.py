@@ -34,7 +34,9 @@ from typing import Any
 
 import anyio
 
-TIMEOUT = 10.0
+# Long enough for a first hint on a loaded machine (its thinking process starts
+# then); a healthy server answers within a second, so only failures wait this long.
+TIMEOUT = 30.0
 """Seconds one message may take before a test fails instead of hanging."""
 
 Json = dict[str, Any]

@@ -18,6 +18,9 @@ What is rated, and how:
   them. A guest counts as a newcomer whose rating is not kept.
 - A person who asked for a hint in the match is not rated by it (their
   current rating takes part as it is, unchanged).
+- Each rated match moves two ratings of each person: the overall one, and
+  the one of its preset (``ohhell_preset_ratings``), which the preset's
+  own leaderboard lists; both start from a newcomer's.
 
 The arithmetic (the model, places, the landmarks, the shown scale) is
 ohhell/skill.py's, shared with ``ohhell stats``.
@@ -28,7 +31,19 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from sqlalchemy import Column, Float, ForeignKey, Index, Integer, String, Table, Text, insert, select, update
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.schema import PrimaryKeyConstraint
@@ -42,6 +57,7 @@ from ...skill import (
     model,
     new_ratings,
     places,
+    preset_of,
     provisional,
     rated_rules,
     shown,
@@ -57,6 +73,19 @@ ratings_t = Table(
     Column("sigma", Float, nullable=False),
     Column("matches", Integer, nullable=False),
     Column("updated", Float, nullable=False),
+)
+
+preset_ratings_t = Table(
+    "ohhell_preset_ratings",
+    metadata,
+    Column("account_id", String(24), ForeignKey("ohhell_accounts.id"), nullable=False),
+    Column("preset", String(32), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    PrimaryKeyConstraint("account_id", "preset"),
+    Index("ix_ohhell_preset_ratings_preset", "preset"),
 )
 
 rated_tables_t = Table(
@@ -84,8 +113,16 @@ rating_changes_t = Table(
 )
 
 
-def _current(db: Connection, account: str) -> tuple[float, float, int]:
-    row = db.execute(select(ratings_t).where(ratings_t.c.account_id == account)).first()
+def _current(db: Connection, account: str, preset: str | None = None) -> tuple[float, float, int]:
+    """The account's overall rating, or its rating in ``preset``'s matches;
+    a newcomer's where it has none."""
+    if preset is None:
+        query = select(ratings_t).where(ratings_t.c.account_id == account)
+    else:
+        query = select(preset_ratings_t).where(
+            preset_ratings_t.c.account_id == account, preset_ratings_t.c.preset == preset
+        )
+    row = db.execute(query).first()
     if row is None:
         return model().mu, model().sigma, 0
     return row.mu, row.sigma, row.matches
@@ -109,6 +146,9 @@ def rate_table(engine: Engine, table_id: str, rules: Rules, entrants: Sequence[E
             return "rated"
         if outcome == "rated":
             _update(db, table_id, entrants, now)
+            preset = preset_of(rules)
+            assert preset is not None  # a rated match is a preset's
+            _update_preset(db, preset, entrants, now)
     return outcome
 
 
@@ -124,16 +164,7 @@ def _outcome(rules: Rules, entrants: Sequence[Entrant]) -> str:
 
 
 def _update(db: Connection, table_id: str, entrants: Sequence[Entrant], now: float) -> None:
-    skill = model()
-    marks = landmarks()
-    before: list[tuple[float, float, int]] = []
-    for e in entrants:
-        if e.account is not None:
-            before.append(_current(db, e.account))
-        elif e.level is not None and e.level in marks:
-            before.append((*marks[e.level], 0))
-        else:  # a guest, or a bot of no measured level: a newcomer
-            before.append((skill.mu, skill.sigma, 0))
+    before = _before(db, entrants, None)
     ranks = places(entrants)
     after = new_ratings([(mu, sigma) for mu, sigma, _ in before], ranks)
     for e, (mu, sigma, matches), (new_mu, new_sigma), place in zip(
@@ -165,9 +196,51 @@ def _update(db: Connection, table_id: str, entrants: Sequence[Entrant], now: flo
         )
 
 
-def rating_of(engine: Engine, account: str) -> Rating:
+def _before(
+    db: Connection, entrants: Sequence[Entrant], preset: str | None
+) -> list[tuple[float, float, int]]:
+    """Each seat's rating going in: an account's own (overall or in the
+    preset), a bot's landmark, else a newcomer's (a guest, a bot of no
+    measured level)."""
+    skill = model()
+    marks = landmarks()
+    before: list[tuple[float, float, int]] = []
+    for e in entrants:
+        if e.account is not None:
+            before.append(_current(db, e.account, preset))
+        elif e.level is not None and e.level in marks:
+            before.append((*marks[e.level], 0))
+        else:
+            before.append((skill.mu, skill.sigma, 0))
+    return before
+
+
+def _update_preset(db: Connection, preset: str, entrants: Sequence[Entrant], now: float) -> None:
+    """The same match, moving each rated person's rating in ``preset``."""
+    before = _before(db, entrants, preset)
+    after = new_ratings([(mu, sigma) for mu, sigma, _ in before], places(entrants))
+    for e, (_, _, matches), (mu, sigma) in zip(entrants, before, after, strict=True):
+        if e.account is None or e.unrated:
+            continue
+        values = {"mu": mu, "sigma": sigma, "matches": matches + 1, "updated": now}
+        mine = (preset_ratings_t.c.account_id == e.account) & (preset_ratings_t.c.preset == preset)
+        if db.execute(select(preset_ratings_t.c.matches).where(mine)).first() is None:
+            db.execute(insert(preset_ratings_t).values(account_id=e.account, preset=preset, **values))
+        else:
+            db.execute(update(preset_ratings_t).where(mine).values(**values))
+
+
+def rating_of(engine: Engine, account: str, preset: str | None = None) -> Rating:
+    """The account's overall rating, or its rating in ``preset``'s matches."""
     with engine.connect() as db:
-        return Rating(*_current(db, account))
+        return Rating(*_current(db, account, preset))
+
+
+def preset_ratings(engine: Engine, account: str) -> dict[str, Rating]:
+    """The account's rating in each preset it has rated matches of."""
+    query = select(preset_ratings_t).where(preset_ratings_t.c.account_id == account)
+    with engine.connect() as db:
+        return {r.preset: Rating(r.mu, r.sigma, r.matches) for r in db.execute(query).all()}
 
 
 def rate_finished(
@@ -236,16 +309,22 @@ def history(engine: Engine, account: str) -> list[dict[str, object]]:
 
 
 def leaderboard(
-    engine: Engine, names: dict[str, str], *, least: int = 5, since: float = 0.0, most: int = 100
+    engine: Engine,
+    names: dict[str, str],
+    *,
+    least: int = 5,
+    since: float = 0.0,
+    most: int = 100,
+    preset: str | None = None,
 ) -> list[dict[str, object]]:
     """The best ratings among ``names`` (account -> name: the accounts that may
     be listed) with at least ``least`` rated matches, the last after
-    ``since``; then the bots' landmarks among them, marked as bots."""
-    query = (
-        select(ratings_t)
-        .where(ratings_t.c.matches >= least, ratings_t.c.updated >= since)
-        .order_by(ratings_t.c.mu.desc())
-    )
+    ``since``, overall or in ``preset``'s matches; then the bots' landmarks
+    among them, marked as bots."""
+    t = ratings_t if preset is None else preset_ratings_t
+    query = select(t).where(t.c.matches >= least, t.c.updated >= since).order_by(t.c.mu.desc())
+    if preset is not None:
+        query = query.where(preset_ratings_t.c.preset == preset)
     with engine.connect() as db:
         rows = [r for r in db.execute(query).all() if r.account_id in names][:most]
     entries: list[dict[str, object]] = [
@@ -261,6 +340,25 @@ def leaderboard(
     return sorted(entries, key=lambda e: -int(str(e["rating"])))
 
 
+def presets_listed(
+    engine: Engine, names: dict[str, str], *, least: int = 5, since: float = 0.0, enough: int = 3
+) -> list[str]:
+    """The presets whose own leaderboard would list at least ``enough``
+    players (of ``names``, with ``least`` matches, active after ``since``):
+    a board of one or two players says nothing."""
+    query = (
+        select(preset_ratings_t.c.preset, preset_ratings_t.c.account_id)
+        .where(preset_ratings_t.c.matches >= least, preset_ratings_t.c.updated >= since)
+        .order_by(preset_ratings_t.c.preset)
+    )
+    counts: dict[str, int] = {}
+    with engine.connect() as db:
+        for preset, account in db.execute(query).all():
+            if account in names:
+                counts[preset] = counts.get(preset, 0) + 1
+    return [preset for preset, count in counts.items() if count >= enough]
+
+
 __all__ = [
     "SETTLED",
     "Entrant",
@@ -270,6 +368,9 @@ __all__ = [
     "leaderboard",
     "new_ratings",
     "places",
+    "preset_of",
+    "preset_ratings",
+    "presets_listed",
     "rate_finished",
     "rate_table",
     "rated_rules",

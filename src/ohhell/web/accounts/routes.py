@@ -37,6 +37,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ... import PRESET_TITLES
 from ..errors import TableError
 from ..serving.guard import Quotas, client_address, trusted_proxies
 from ..serving.requests import guarded, json_body
@@ -202,6 +203,7 @@ class AccountRoutes:
         body: dict[str, Any] = {"accounts": self.mode, "account": None}
         if account is not None:
             rating = await asyncio.to_thread(ratings.rating_of, self.accounts.engine, account.id)
+            presets = await asyncio.to_thread(ratings.preset_ratings, self.accounts.engine, account.id)
             held = await asyncio.to_thread(self.passkeys.held, account.id)
             body["account"] = {
                 "passkeys": len(held),
@@ -209,6 +211,7 @@ class AccountRoutes:
                 "public": account.public,
                 "created": account.created,
                 "rating": _rating_json(rating),
+                "presets": _presets_json(presets),
             }
         response = JSONResponse(body)
         response.headers["cache-control"] = "no-store"
@@ -289,6 +292,14 @@ class AccountRoutes:
     async def data(self, request: Request) -> Response:
         account = await self._account(request)
         body = await asyncio.to_thread(self.accounts.data, account)
+        engine = self.accounts.engine
+        overall = await asyncio.to_thread(ratings.rating_of, engine, account.id)
+        presets = await asyncio.to_thread(ratings.preset_ratings, engine, account.id)
+        body["ratings"] = {
+            "overall": _rating_json(overall),
+            "presets": _presets_json(presets),
+            "matches": await asyncio.to_thread(ratings.history, engine, account.id),
+        }
         return Response(
             json.dumps(body, indent=2, ensure_ascii=False),
             media_type="application/json",
@@ -325,23 +336,52 @@ class AccountRoutes:
             raise TableError("no such player, or their profile is private", status=404)
         engine = self.accounts.engine
         rating = await asyncio.to_thread(ratings.rating_of, engine, account.id)
+        presets = await asyncio.to_thread(ratings.preset_ratings, engine, account.id)
         rows = await asyncio.to_thread(ratings.history, engine, account.id)
         stats = await asyncio.to_thread(self._statistics, account.id)
-        body = {"name": account.name, "rating": _rating_json(rating), "matches": rows, "statistics": stats}
+        body = {
+            "name": account.name,
+            "rating": _rating_json(rating),
+            "presets": _presets_json(presets),
+            "matches": rows,
+            "statistics": stats,
+        }
         return JSONResponse(body)
 
     async def leaderboard(self, request: Request) -> Response:
         """The best ratings of the players who chose to be seen, with at least
         ``least`` rated matches and one in the last 30 days, and
-        the bots' landmarks among them."""
+        the bots' landmarks among them: overall, or in one preset's matches
+        (``?preset=river``); ``presets`` names those with players enough
+        for a board of their own."""
         import time
 
+        preset = request.query_params.get("preset") or None
+        if preset is not None and preset not in PRESET_TITLES:
+            raise TableError(
+                f"there is no preset called {preset[:40]!r}: the presets are {', '.join(PRESET_TITLES)}",
+                status=400,
+            )
         names = await asyncio.to_thread(self.accounts.public_names)
         since = time.time() - 30 * 86400
+        engine = self.accounts.engine
         rows = await asyncio.to_thread(
-            ratings.leaderboard, self.accounts.engine, names, least=self.least, since=since
+            functools.partial(ratings.leaderboard, preset=preset),
+            engine,
+            names,
+            least=self.least,
+            since=since,
         )
-        return JSONResponse({"least": self.least, "days": 30, "rows": rows})
+        listed = await asyncio.to_thread(ratings.presets_listed, engine, names, least=self.least, since=since)
+        return JSONResponse(
+            {
+                "least": self.least,
+                "days": 30,
+                "preset": preset,
+                "presets": [{"preset": p, "title": PRESET_TITLES[p]} for p in listed],
+                "rows": rows,
+            }
+        )
 
     # --- Passkeys (passkeys.py) ---
 
@@ -456,6 +496,15 @@ class AccountRoutes:
 async def _page(request: Request) -> Response:
     """The account pages: one page, which reads its address (account.js)."""
     return FileResponse(str(STATIC / "account.html"), media_type="text/html")
+
+
+def _presets_json(presets: dict[str, ratings.Rating]) -> list[dict[str, Any]]:
+    """An account's rating in each preset, in the presets' order."""
+    return [
+        {"preset": name, "title": title, **_rating_json(presets[name])}
+        for name, title in PRESET_TITLES.items()
+        if name in presets
+    ]
 
 
 def _rating_json(rating: ratings.Rating) -> dict[str, Any]:

@@ -149,7 +149,7 @@ async function profile(name, account) {
   let data;
   try {
     data = account && account.name === name
-      ? { name, rating: account.rating, ...(await api("GET", "/api/account/history")) }
+      ? { name, rating: account.rating, presets: account.presets, ...(await api("GET", "/api/account/history")) }
       : await api("GET", `/api/players/${encodeURIComponent(name)}`);
   } catch (err) {
     showMessage(err.message, "error", 0);
@@ -163,6 +163,10 @@ async function profile(name, account) {
   fill($("#profile-standing"), rating.matches
     ? `${rating.standing}.${rating.provisional ? " The ? means provisional: a few more rated matches settle it." : ""}`
     : "No rating yet.");
+  const presets = data.presets || [];
+  $("#profile-presets").hidden = presets.length === 0;
+  fill($("#profile-presets"), `By rules: ${presets.map((p) =>
+    `${p.title} ${p.rating.toLocaleString("en")}${p.provisional ? "?" : ""} (${p.matches} ${p.matches === 1 ? "match" : "matches"})`).join(" · ")}.`);
   const rows = data.matches || [];
   $("#profile-none").hidden = rows.length > 0;
   $("#profile-matches").hidden = rows.length === 0;
@@ -274,14 +278,30 @@ async function act(url, body, said, then) {
 async function leaderboard() {
   document.title = "Oh Hell: leaderboard";
   $("#leaderboard").hidden = false;
+  const preset = new URLSearchParams(window.location.search).get("preset");
   let data;
   try {
-    data = await api("GET", "/api/leaderboard");
+    data = await api("GET", preset ? `/api/leaderboard?preset=${encodeURIComponent(preset)}` : "/api/leaderboard");
   } catch (err) {
     showMessage(err.message, "error", 0);
     return;
   }
-  fill($("#leaderboard-rule"), `Players who show their profile, with ${data.least} or more rated matches and one in the last ${data.days} days; the bots for comparison.`);
+  const boards = [{ preset: null, title: "All rules" }, ...data.presets];
+  if (preset && !data.presets.some((p) => p.preset === preset)) boards.push({ preset, title: preset });
+  const title = boards.find((b) => b.preset === data.preset);
+  if (data.preset && title) {
+    fill($("#leaderboard-title"), `Leaderboard: ${title.title}`);
+    document.title = `Oh Hell: leaderboard, ${title.title}`;
+  }
+  $("#leaderboard-presets").hidden = data.presets.length === 0 && !preset;
+  fill($("#leaderboard-presets"), ...boards.flatMap((b, i) => {
+    const here = b.preset === data.preset;
+    const link = el("a", { href: b.preset ? `/leaderboard?preset=${encodeURIComponent(b.preset)}` : "/leaderboard" }, b.title);
+    if (here) link.setAttribute("aria-current", "page");
+    return i ? [" · ", link] : [link];
+  }));
+  const scope = data.preset ? " in matches of these rules" : "";
+  fill($("#leaderboard-rule"), `Players who show their profile, with ${data.least} or more rated matches${scope} and one in the last ${data.days} days; the bots for comparison.`);
   let place = 0;
   fill($("#leaderboard-rows tbody"), ...data.rows.map((row) => {
     if (row.bot) {
