@@ -44,8 +44,9 @@ from ... import (
 )
 from ...bots import Bot, get_bot
 from ...describe import BOT_SEAT_NAMES, refusal_words
+from .. import views
 from ..errors import TableError
-from ..protocol import Json, dumps, observation_json, seen_json, trick_json
+from ..protocol import Json, dumps
 from ..storage.store import SeatRow, StaleVersion, Store, TableRow
 from .chat import ChatRefused, TableChat, hears, line_json
 from .claims import TableClaims
@@ -94,10 +95,7 @@ def token_hash(token: str) -> str:
 
 
 def _seed(seed: int, purpose: str, *numbers: int) -> str:
-    # A string seed is hashed (SHA-512) by random.seed: the same stream in
-    # every process, so a restarted server deals what it would have dealt,
-    # and a worker process thinks what the server itself would have.
-    return f"ohhell-serve:{seed}:{purpose}:{':'.join(str(n) for n in numbers)}"
+    return views.table_seed(seed, purpose, *numbers)
 
 
 def _rng(seed: int, purpose: str, *numbers: int) -> random.Random:
@@ -152,7 +150,7 @@ class LiveTable:
         # action chosen before it is stale) and every clock in full
         # (docs/web.md, "The turn clock").
         self.match = Match(
-            state, seeded_chance(f"ohhell-serve:{self.seed}"), clock=hub.now, change_grace=hub.change_grace
+            state, seeded_chance(views.chance_seed(self.seed)), clock=hub.now, change_grace=hub.change_grace
         )
         if self.state.phase is Phase.OVER and self.status != "over":
             # The server stopped between storing the last action and the status.
@@ -264,44 +262,29 @@ class LiveTable:
         return out
 
     def public(self) -> Json:
-        from ...describe import describe_rules
-
-        return {
-            "table": self.id,
-            "title": self.title,
-            "status": self.status,
-            "public": self.listed,
-            "rematch": self.rematch,
-            "silenced": sorted(self.chat.silenced),  # seats the host muted for everyone
-            "silenced_watchers": sorted(self.chat.silenced_watchers),  # watchers, by name
-            "rules": self.options,
-            "description": describe_rules(self.rules),
-            "host_seat": self.host_seat,
-            "version": self.version,
-            "clock": self.clock,
-            "clocks": self.clocks(),  # fresh here too: a cover or a return restarts one
-            # The most cards a hand of this match can have: the page keeps room
-            # for that many bid buttons from the start, so nothing moves later.
-            "most_cards": max(self.rules.schedule),
-            "spectators": self.spectators,
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "name": s.name,
-                    "kind": s.kind,
-                    "level": s.level,
-                    "connected": s.connections > 0,
-                    "away": self.is_away(s),
-                }
-                for s in self.seats
-            ],
-        }
+        return views.public_json(
+            table_id=self.id,
+            seats=self.seats,
+            host_seat=self.host_seat,
+            status=self.status,
+            listed=self.listed,
+            rematch=self.rematch,
+            silenced=sorted(self.chat.silenced),
+            silenced_watchers=sorted(self.chat.silenced_watchers),
+            options=self.options,
+            rules=self.rules,
+            version=self.version,
+            clock=self.clock,
+            clocks=self.clocks(),
+            spectators=self.spectators,
+            connected=[s.connections > 0 for s in self.seats],
+            away=[self.is_away(s) for s in self.seats],
+        )
 
     @property
     def title(self) -> str:
         """The table's name for people: its host's ("Ann's table"), not its id."""
-        host = self.seats[self.host_seat].name if 0 <= self.host_seat < len(self.seats) else None
-        return f"{host}'s table" if host else "A table"
+        return views.table_title(self.seats, self.host_seat)
 
     def can_change(self, seat: int | None) -> bool:
         """R-BID-CHANGE: may ``seat`` still change its bid (and has not kept it)?"""
@@ -318,17 +301,15 @@ class LiveTable:
         return cached[2]
 
     def state_message(self, seat: int | None, last: Json | None) -> str:
-        obs = observe(self.state, seat)
-        names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
-        message = {
-            "type": "state",
-            "version": self.version,
-            "obs": observation_json(obs, names, can_change=self.can_change(seat)),
-            "last": last,
-            "clocks": self.clocks(),
-            "change_wait": self.change_wait(),
-            "claims": self.claims.shown(),
-        }
+        message = views.state_json(
+            self.match,
+            seat,
+            views.seat_names(self.seats),
+            last=last,
+            clocks=self.clocks(),
+            change_wait=self.change_wait(),
+            claims=self.claims.shown(),
+        )
         return dumps(message)
 
     def change_wait(self) -> Json | None:
@@ -343,23 +324,13 @@ class LiveTable:
         return {"seat": changer, "next": to_ask[0], "ms": round(left * 1000)}
 
     def seen_last(self, viewer: int | None) -> Json | None:
-        """The last action as ``viewer`` may see it (docs/web.md): the
-        referee's redaction (``view.seen_action``), in the protocol's words."""
-        seen = self.match.seen(viewer)
-        if seen is None:
-            return None
-        out = seen_json(seen)
-        st = self.state
-        if isinstance(seen, Play) and not st.trick and st.tricks:
-            # The play finished a trick: its cards and winner, also for the
-            # last trick of a hand, which the next observation no longer holds.
-            out["trick"] = trick_json(st.tricks[-1], st.players)
-        return out
+        """The last action as ``viewer`` may see it (``views.seen_last``)."""
+        return views.seen_last(self.match, viewer)
 
     # --- Connections ---
 
     def table_message(self) -> str:
-        return dumps({"type": "table", **self.public()})
+        return dumps(views.table_message(self.public()))
 
     def broadcast_table(self) -> None:
         if self._presence is not None:  # this message tells the comings and goings too
@@ -750,10 +721,7 @@ class LiveTable:
     # --- The lobby ---
 
     def record(self) -> Record:
-        names = [s.name or f"Seat {s.seat + 1}" for s in self.seats]
-        kinds = ",".join(s.level or "bot" if s.kind == BOT else "human" for s in self.seats)
-        tags = (("app", "ohhell serve"), ("table", self.id), ("kinds", kinds))
-        return Record.from_state(self.state, names, tags, claims=self.claims.accepted)
+        return views.table_record(self.match, self.seats, self.id, self.claims.accepted, "ohhell serve")
 
 
 def bot_name(seat: int, level: str) -> str:
