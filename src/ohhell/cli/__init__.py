@@ -1,7 +1,7 @@
 """The ``ohhell`` command: one module per subcommand.
 
 ``simulate``, ``replay`` and ``review`` (records), ``tournament`` (bots on duplicate deals),
-``play`` (the terminal), ``serve`` (the web server), ``admin`` (orders to
+``play`` (the terminal), ``serve`` (the web server), ``site`` (the offline site), ``admin`` (orders to
 running servers), ``score`` and
 ``scoresheet`` (the scorekeeper). ``common`` holds the rule options they share
 and the examples block every command's help ends with.
@@ -14,7 +14,21 @@ import sys
 from collections.abc import Sequence
 
 from .. import RulesError, __version__
-from . import accounts, admin, db, play, replay, review, score, scoresheet, serve, simulate, stats, tournament
+from . import (
+    accounts,
+    admin,
+    db,
+    play,
+    replay,
+    review,
+    score,
+    scoresheet,
+    serve,
+    simulate,
+    site,
+    stats,
+    tournament,
+)
 from .common import CommandParser, HelpFormatter, examples
 
 
@@ -38,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     for command in (
         play,
         serve,
+        site,
         admin,
         accounts,
         db,
