@@ -98,3 +98,19 @@ def test_the_offline_server_plays_a_match_under_pyodide(site: Path) -> None:
 
     record = loads(result["record"])  # what ohhell replay reads
     assert record.tags and ("app", "ohhell site") in record.tags
+
+
+def test_ohhell_serve_serves_the_site_at_site(tmp_path: Path) -> None:
+    _pyodide()
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+    from web_support import make_app
+
+    with TestClient(make_app(str(tmp_path / "t.db"))) as client:
+        page = client.get("/site/table.html?t=abc")
+        assert page.status_code == 200 and '<html data-transport="local"' in page.text
+        # Its worker compiles WebAssembly: allowed here, and only here.
+        assert "'wasm-unsafe-eval'" in page.headers["content-security-policy"]
+        assert "'wasm-unsafe-eval'" not in client.get("/").headers["content-security-policy"]
+        assert client.get("/site/sw.js").status_code == 200
+        assert client.get("/site/pyodide/pyodide.asm.wasm").status_code == 200

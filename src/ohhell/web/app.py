@@ -59,6 +59,7 @@ from .serving.replays import Replays, replay_frames
 from .serving.requests import int_field, json_body, number_field, shown
 from .serving.reviews import REVIEW_SECONDS, REVIEWS_AT_ONCE, Reviews, bearer, review_routes
 from .serving.scores import score_routes
+from .serving.site import SiteFiles
 from .storage.store import Store
 from .tables.chat import parse_mutes
 from .tables.connection import QUEUE_LIMIT
@@ -761,6 +762,7 @@ def create_app(
         *account_routes(server.accounts),
         *review_routes(server.reviews, server._at_table),
         WebSocketRoute("/ws/{table}", server.websocket),
+        Mount("/site", app=SiteFiles()),  # the offline site (ohhell site; docs/site.md)
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     app = Starlette(

@@ -56,6 +56,12 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
     # address is still nobody else's business.
     (b"referrer-policy", b"same-origin"),
 )
+# The offline site (/site/) runs Python compiled to WebAssembly in its worker:
+# its pages may compile WebAssembly ('wasm-unsafe-eval', which allows no
+# JavaScript eval), and nothing else is loosened.
+SITE_HEADERS: Final = tuple(
+    (k, v.replace(b"script-src 'self'", b"script-src 'self' 'wasm-unsafe-eval'")) for k, v in SECURITY_HEADERS
+)
 _UNSAFE: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -109,7 +115,8 @@ class Guard:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
+                extra = SITE_HEADERS if scope["path"].startswith("/site/") else SECURITY_HEADERS
+                message["headers"] = [*message.get("headers", ()), *extra]
             await send(message)
 
         try:
