@@ -152,6 +152,7 @@ REBUILDERS = {
     "match.py": "the referee: the one driver of a match",
     "record.py": "replays a finished or saved record",
     "web/tables/table.py": "rebuilds a table from its stored log before handing it to the referee",
+    "web/local/table.py": "the offline site's table, rebuilt from the log the browser kept, likewise",
     "web/serving/replays.py": "turns a finished record into frames for the replay page",
     "bots/ismcts.py": "plays out the worlds a search imagines, never the match",
 }
