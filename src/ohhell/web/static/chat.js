@@ -21,7 +21,7 @@
 //   #people-list li.watcher-person[data-watcher]  a watcher who spoke: .mute-button, and for
 //                                           the host .silence-button
 
-import { $, el, fill, keepName, storedName } from "/static/common.js";
+import { $, el, fill, keepName, storedName } from "./common.js";
 
 // Words, not pictures: the pages bring no fonts, and not every machine has emoji.
 const REACTIONS = [["hello", "Hi", "Hello!"], ["nice", "Nice", "Nice one!"], ["wow", "Wow", "Wow!"],

@@ -10,7 +10,7 @@
 //   #claim .accept, #claim .refuse   answer another player's claim
 //   #claim .shown .mini           the claimer's cards, laid down (title: the card's name)
 
-import { $, cardSpan, el, fill } from "/static/common.js";
+import { $, cardSpan, el, fill } from "./common.js";
 
 /**
  * The claim panel. `ctx` gives the page's state and tools: send(message),
