@@ -1,6 +1,7 @@
 """Accounts in the browser, pressing only what a person must: sign up, Play
-now to the end, the rated match on the profile with its review, the
-leaderboard, signing out and in again.
+now to the end, the rated match on the profile with its review, a second
+match with a hint listed and not rated, the leaderboard, signing out and in
+again.
 
 Needs playwright and /usr/bin/chromium, as tests/web/test_web_browser.py.
 """
@@ -16,6 +17,7 @@ import pytest
 import test_web_browser as tb
 import test_web_browser_newcomer as nc
 
+from ohhell.web.accounts.ratings import rating_of
 from ohhell.web.app import Limits, create_app
 
 if TYPE_CHECKING:
@@ -80,6 +82,30 @@ def test_sign_up_play_now_rated_then_profile_review_leaderboard_and_sign_in_agai
     page.locator("#profile-matches a", has_text="Review").click()
     page.wait_for_url(re.compile(r"/replay\?table=.*review=1"))
     page.locator("#review-ask").wait_for()  # the review: asked for, or offered
+
+    # A second Play now in which Ann asks for one hint: played to the end,
+    # listed on her profile, and not rated.
+    page.goto(f"{base}/")
+    page.click("#play-now-button")
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    page.locator("body.my-turn").wait_for(timeout=60_000)
+    page.click("#hint-button")
+    page.locator("#hint .suggest").wait_for(timeout=60_000)
+    nc.play_to_the_end([page], nc.live_table(server, nc.table_of(page)))
+    assert nc.sent(page).get("hint") == 1
+    deadline = time.monotonic() + 20
+    while True:
+        page.goto(f"{base}/account")
+        page.locator("#profile-name").wait_for()
+        if page.locator("#profile-matches tbody tr").count() == 2:
+            break
+        assert time.monotonic() < deadline, "the hinted match never appeared on the profile"
+        page.wait_for_timeout(300)
+    newest, first = page.locator("#profile-matches tbody tr").all()
+    assert "not rated" in newest.inner_text() and "→" in first.inner_text()
+    assert "Pagat" in first.inner_text() and "Ann (you)" in first.inner_text()
+    account = server["app"].state.server.accounts.accounts.by_name("Ann")
+    assert rating_of(server["app"].state.server.store.engine, account.id).matches == 1
 
     # Shown to others: on the leaderboard, among the bots.
     page.goto(f"{base}/account")

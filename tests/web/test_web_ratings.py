@@ -145,6 +145,13 @@ def test_play_now_signed_in_is_rated_and_a_hint_makes_it_unrated(tmp_path: Path)
         assert stats["exact"] == sum(r["bids"][0] == r["tricks"][0] for r in results)
         assert stats["points_per_hand"] == round(sum(r["scores"][0] for r in results) / len(results), 2)
         assert stats["losses"] == [] and stats["costliest"] == []  # no review asked for
+        # Both matches listed, newest first: the hinted one says it is not rated.
+        hinted, rated = stats["played"]
+        assert "not rated" in hinted["rating"]["outcome"] and rated["rating"]["after"] > 0
+        assert rated["rules"].startswith("Okenuff's rules, 4 players") and rated["players"][0] == "Player 1"
+        assert 1 <= rated["place"] <= rated["sides"] == 4 and rated["score"] == sum(
+            r["scores"][0] for r in results[: len(results) // 2]
+        )
 
 
 def test_a_private_profile_is_not_served_and_the_leaderboard_lists_the_public_with_bots(

@@ -15,19 +15,23 @@ from typing import Any, Final
 
 from sqlalchemy import select
 
-from ... import Record, make_rules, parse_action
+from ... import GameState, Record, Rules, make_rules, parse_action, standings
 from ...analysis import Review, ReviewError
+from ...describe import rules_title
 from ..storage.store import Store, reviews_t, tables_t
 from .model import account_seats_t
+from .ratings import rated_tables_t, rating_changes_t, shown
 
 MOST: Final = 50  # matches read for the statistics, the newest
 COSTLIEST: Final = 5
 
 
-def statistics(store: Store, account_id: str) -> dict[str, Any]:
+def statistics(store: Store, account_id: str, *, own: bool = True) -> dict[str, Any]:
     """``{"matches", "hands", "exact", "points_per_hand", "losses": [{"table",
     "at", "average_loss"}], "costliest": [{"table", "hand", "kind", "chosen",
-    "best", "loss"}]}`` over the account's finished matches."""
+    "best", "loss"}], "played": [...]}`` over the account's finished matches;
+    ``played`` is each match, newest first (``match_row``). Seen by others
+    (``own`` false), a private table's other players stay unnamed."""
     with store.engine.connect() as db:
         seats = db.execute(
             select(account_seats_t.c.table_id, account_seats_t.c.seat, account_seats_t.c.at)
@@ -44,6 +48,23 @@ def statistics(store: Store, account_id: str) -> dict[str, Any]:
                 )
             ).all()
         }
+        tables = [s.table_id for s in seats]
+        outcomes = dict(
+            db.execute(
+                select(rated_tables_t.c.table_id, rated_tables_t.c.outcome).where(
+                    rated_tables_t.c.table_id.in_(tables)
+                )
+            ).all()
+        )
+        changes = {
+            r.table_id: r
+            for r in db.execute(
+                select(rating_changes_t).where(
+                    rating_changes_t.c.account_id == account_id, rating_changes_t.c.table_id.in_(tables)
+                )
+            ).all()
+        }
+    played: list[dict[str, Any]] = []
     hands = exact = points = matches = 0
     losses: list[dict[str, Any]] = []
     costly: list[dict[str, Any]] = []
@@ -58,6 +79,15 @@ def statistics(store: Store, account_id: str) -> dict[str, Any]:
         except ValueError:
             continue  # a log this version cannot read: left out, not guessed at
         matches += 1
+        change = changes.get(table_id)
+        rated = (
+            {"before": shown(change.mu_before), "after": shown(change.mu_after)}
+            if change is not None
+            else {"outcome": _unrated_words(outcomes.get(table_id))}
+        )
+        played.append(
+            {**match_row(table_id, at, rules, names, state, seat, named=own or row.public), "rating": rated}
+        )
         for result in state.results:
             hands += 1
             exact += result.bids[seat] == result.tricks[seat]
@@ -79,7 +109,46 @@ def statistics(store: Store, account_id: str) -> dict[str, Any]:
         "points_per_hand": round(points / hands, 2) if hands else None,
         "losses": sorted(losses, key=lambda x: float(x["at"])),
         "costliest": [{**d, "loss": round(float(d["loss"]), 2)} for d in costly[:COSTLIEST]],
+        "played": played,
     }
+
+
+def match_row(
+    table_id: str,
+    at: float,
+    rules: Rules,
+    names: tuple[str, ...],
+    state: GameState,
+    seat: int,
+    *,
+    named: bool,
+) -> dict[str, Any]:
+    """One finished match as the profile lists it: when, the rules in words,
+    the players (the others unnamed where ``named`` is false), the seat's
+    place among the sides and its score."""
+    totals = [sum(r.scores[s] for r in state.results) for s in range(rules.players)]
+    exact = [sum(r.bids[s] == r.tricks[s] for r in state.results) for s in range(rules.players)]
+    ranked = standings(rules, totals, exact)
+    place = next(st.place for st in ranked if seat in st.seats)
+    return {
+        "table": table_id,
+        "at": at,
+        "rules": rules_title(rules),
+        "players": [n if named or s == seat else None for s, n in enumerate(names)],
+        "seat": seat,
+        "place": place,
+        "sides": len(ranked),
+        "score": totals[seat],
+    }
+
+
+def _unrated_words(outcome: str | None) -> str:
+    """Why a finished match did not move the rating, in words."""
+    if outcome is None:
+        return "not rated"
+    if outcome == "rated":  # rated, but not for this seat (a hint, a shared address, a bot's seat)
+        return "not rated for you: a hint was asked for, or a bot played most of your seat"
+    return outcome
 
 
 def _review(text: str | None) -> Review | None:

@@ -316,11 +316,11 @@ class AccountRoutes:
         stats = await asyncio.to_thread(self._statistics, account.id)
         return JSONResponse({"matches": rows, "statistics": stats}, headers={"cache-control": "no-store"})
 
-    def _statistics(self, account_id: str) -> dict[str, Any]:
+    def _statistics(self, account_id: str, own: bool = True) -> dict[str, Any]:
         from .profile import statistics
 
         assert self.server.store is not None
-        return statistics(self.server.store, account_id)
+        return statistics(self.server.store, account_id, own=own)
 
     async def player(self, request: Request) -> Response:
         """A player's public profile: the same 404 for a name that does not
@@ -338,7 +338,8 @@ class AccountRoutes:
         rating = await asyncio.to_thread(ratings.rating_of, engine, account.id)
         presets = await asyncio.to_thread(ratings.preset_ratings, engine, account.id)
         rows = await asyncio.to_thread(ratings.history, engine, account.id)
-        stats = await asyncio.to_thread(self._statistics, account.id)
+        own = me is not None and me.id == account.id
+        stats = await asyncio.to_thread(self._statistics, account.id, own)
         body = {
             "name": account.name,
             "rating": _rating_json(rating),

@@ -167,14 +167,18 @@ async function profile(name, account) {
   $("#profile-presets").hidden = presets.length === 0;
   fill($("#profile-presets"), `By rules: ${presets.map((p) =>
     `${p.title} ${p.rating.toLocaleString("en")}${p.provisional ? "?" : ""} (${p.matches} ${p.matches === 1 ? "match" : "matches"})`).join(" · ")}.`);
-  const rows = data.matches || [];
-  $("#profile-none").hidden = rows.length > 0;
-  $("#profile-matches").hidden = rows.length === 0;
-  const body = $("#profile-matches tbody");
-  fill(body, ...rows.slice().reverse().map((m) => el("tr", {},
+  const rows = data.matches || []; // the rated ones, for the chart
+  const played = (data.statistics && data.statistics.played) || [];
+  $("#profile-none").hidden = played.length > 0;
+  $("#profile-matches").hidden = played.length === 0;
+  fill($("#profile-matches tbody"), ...played.map((m) => el("tr", {},
     el("td", {}, new Date(m.at * 1000).toLocaleDateString()),
-    el("td", {}, `${ordinal(m.place)} of ${m.players}`),
-    el("td", {}, `${m.after.toLocaleString("en")}${m.provisional ? "?" : ""}`),
+    el("td", {}, m.rules),
+    el("td", {}, m.players.map((p, s) => (s === m.seat ? `${p} (you)` : p || "a player")).join(", ")),
+    el("td", {}, `${ordinal(m.place)} of ${m.sides}`),
+    el("td", {}, String(m.score)),
+    el("td", {}, m.rating.after === undefined ? el("span", { class: "muted" }, m.rating.outcome)
+      : `${m.rating.before.toLocaleString("en")} → ${m.rating.after.toLocaleString("en")}`),
     el("td", {},
       el("a", { href: `/replay?table=${encodeURIComponent(m.table)}` }, "Replay"), " · ",
       el("a", { href: `/replay?table=${encodeURIComponent(m.table)}&review=1` }, "Review")))));
