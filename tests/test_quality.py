@@ -153,7 +153,7 @@ REBUILDERS = {
     "record.py": "replays a finished or saved record",
     "web/tables/table.py": "rebuilds a table from its stored log before handing it to the referee",
     "web/local/table.py": "the offline site's table, rebuilt from the log the browser kept, likewise",
-    "web/serving/replays.py": "turns a finished record into frames for the replay page",
+    "web/frames.py": "turns a finished record into frames for the replay page (server and site)",
     "bots/ismcts.py": "plays out the worlds a search imagines, never the match",
 }
 """Modules that may call ``apply``/``advance_chance`` themselves, and why."""

@@ -36,6 +36,7 @@ from .. import sheets
 from ..errors import TableError
 from ..fields import int_field, shown
 from ..form import form_options
+from ..frames import MAX_RECORD, replay_answer
 from ..protocol import (
     DEFAULT_PRESET,
     Json,
@@ -93,6 +94,8 @@ class LocalServer:
 
     def request(self, method: str, path: str, body: str | None = None) -> str:
         """An HTTP request: ``{"status", "json"}`` or ``{"status", "text", "filename"}`` in "answer"."""
+        if method.upper() == "POST" and path.split("?", 1)[0] == "/api/replay":
+            return self._outcome(_replay(body or ""))
         try:
             data: Json = {}
             if body:
@@ -383,8 +386,8 @@ class LocalServer:
         found = SHEET.fullmatch(path)
         if found:
             return self._at_sheet(method, found.group(1), found.group(2) or "show", data)
-        # Accounts, ratings, reviews and replays are the server's: as a server
-        # with accounts off, these paths do not exist here.
+        # Accounts, ratings and reviews are the server's: as a server with
+        # accounts off, these paths do not exist here.
         return {"status": 404, "text": "Not Found"}
 
     def _seed(self) -> int:
@@ -662,6 +665,18 @@ def _rule_field(preset: str, options: dict[str, str]) -> str | None:
         except RulesError:
             return name
     return None
+
+
+def _replay(text: str) -> Json:
+    """``POST /api/replay``: a record's frames for the replay page, as the
+    server answers them (web/frames.py), or why the record is refused."""
+    raw = text.encode("utf-8", "replace")
+    if len(raw) > MAX_RECORD:
+        return {"status": 413, "json": {"error": f"a record is at most {MAX_RECORD // 1024} KiB"}}
+    done, answer = replay_answer(raw)
+    if not done:
+        return {"status": 400, "json": {"error": answer.decode()}}
+    return {"status": 200, "json": json.loads(answer)}
 
 
 __all__ = ["LocalServer"]
