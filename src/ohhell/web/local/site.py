@@ -65,6 +65,8 @@ LEFT_OUT: Final = (
     "ohhell/web/app.py",
 )
 LEFT_OUT_SUFFIXES: Final = (".npz", ".pyc")
+# The server's pages and their files in the site.
+SITE_PAGES: Final = {"/": "index.html", "/score": "score.html", "/replay": "replay.html"}
 NAME: Final = "Oh Hell"
 THEME: Final = "#1d5c3a"  # the table's felt
 BACKGROUND: Final = "#f4f1e8"
@@ -224,6 +226,11 @@ def mark_page(html: str) -> str:
     """An HTML page of the site: marked for the local transport, with the
     manifest, the theme colour and site.js in its head."""
     html = re.sub(r"<html\b", '<html data-transport="local"', html, count=1)
+    # The server's addresses become the folder's files, relative, so the
+    # site works at any address: /static/x.js is x.js, / is index.html.
+    html = re.sub(r'((?:href|src)=")/static/', r"\1", html)
+    for path, page in SITE_PAGES.items():
+        html = html.replace(f'href="{path}"', f'href="{page}"')
     head = (
         '<link rel="manifest" href="manifest.webmanifest">\n'
         f'<meta name="theme-color" content="{THEME}">\n'

@@ -67,13 +67,40 @@ export function clearMessage() {
   }
 }
 
+// --- Where the page is: a server's, or the offline site (docs/site.md) ---
+
+/**
+ * True on the offline site: its pages are marked <html data-transport="local">
+ * and talk to a worker (local.js) instead of a server. The page is the same;
+ * only where its messages go, and its addresses, differ.
+ */
+export const LOCAL = document.documentElement.dataset.transport === "local";
+
+/** Addresses of the pages, for a server or for the site's plain files. */
+export const pages = {
+  home: () => (LOCAL ? "index.html" : "/"),
+  table: (id) => (LOCAL ? `table.html?t=${encodeURIComponent(id)}` : `/t/${encodeURIComponent(id)}`),
+  score: (id) => (LOCAL ? `score.html?s=${encodeURIComponent(id)}` : `/score/${encodeURIComponent(id)}`),
+  replay: (table, review = false) => `${LOCAL ? "replay.html" : "/replay"}?table=${encodeURIComponent(table)}${review ? "&review=1" : ""}`,
+};
+
+let localTransport = null; // local.js, loaded only on the site
+
+/** The offline site's transport (local.js), loaded once when first needed. */
+export function local() {
+  if (localTransport === null) localTransport = import("./local.js");
+  return localTransport;
+}
+
 // --- HTTP API ---
 
 /**
  * Call the JSON API; resolve with the answer or throw an Error with the
- * server's text. `headers`: more headers (a seat's token on a GET).
+ * server's text. `headers`: more headers (a seat's token on a GET). On the
+ * offline site the worker answers, with the same answers and errors.
  */
 export async function api(method, path, body, headers = {}) {
+  if (LOCAL) return (await local()).localApi(method, path, body);
   const init = { method, headers: { ...headers } };
   if (body !== undefined) {
     if (typeof body === "string") {
@@ -184,7 +211,7 @@ export function knownTables() {
 export function goToTable(answer) {
   setToken(answer.table, answer.token);
   if (typeof answer.seat === "number") setSeat(answer.table, answer.seat);
-  window.location.assign(`/t/${encodeURIComponent(answer.table)}`);
+  window.location.assign(pages.table(answer.table));
 }
 
 // --- Cards ---

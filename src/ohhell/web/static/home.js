@@ -10,18 +10,27 @@
 
 import {
   $, api, clearFieldError, el, fill, goToTable, keepName, knownTables, optionRow, optionValue, showFieldError,
-  showMessage, clearMessage, storedName,
-} from "/static/common.js";
+  pages, showMessage, clearMessage, storedName,
+} from "./common.js";
 
 const DEFAULT_LEVEL = "intermediate";
 const OPEN_TABLES_MS = 5000; // how often the list of open tables is read again
 let OPTIONS = null; // the answer of GET /api/options
+let loaded = null; // resolves once OPTIONS are in and the forms drawn (false: they never came)
 
 async function main() {
+  // The forms are the page's from the start: a press before the options have
+  // come (the offline site starts its game engine first) waits for them
+  // instead of sending the form to nowhere.
+  $("#play-now-form").addEventListener("submit", playNow);
+  $("#new-table-form").addEventListener("submit", newTable);
+  let done;
+  loaded = new Promise((resolve) => { done = resolve; });
   try {
     OPTIONS = await api("GET", "/api/options");
   } catch (err) {
     showMessage(`Could not load the rule options: ${err.message}`, "error", 0);
+    done(false);
     return;
   }
   // The server's clock is the form's default ("Seconds per move").
@@ -38,8 +47,7 @@ async function main() {
   drawOpenTables();
   drawAccount();
   setInterval(() => { if (!document.hidden) drawOpenTables(); }, OPEN_TABLES_MS);
-  $("#play-now-form").addEventListener("submit", playNow);
-  $("#new-table-form").addEventListener("submit", newTable);
+  done(true);
   $("#nt-players").addEventListener("change", drawSeats);
 }
 
@@ -90,12 +98,17 @@ const chosenPreset = () => ($("#nt-preset-list input:checked") || {}).value;
 async function playNow(event) {
   event.preventDefault();
   clearMessage();
-  const body = { level: $("#pn-level").value };
-  const name = $("#pn-name").value.trim();
-  if (name) body.name = name;
   const button = $("#play-now-button");
   button.disabled = true;
   button.textContent = "Dealing…";
+  if (!(await loaded)) {
+    button.disabled = false;
+    button.textContent = "Play now";
+    return;
+  }
+  const body = { level: $("#pn-level").value };
+  const name = $("#pn-name").value.trim();
+  if (name) body.name = name;
   try {
     goToTable(await api("POST", "/api/play-now", body));
   } catch (err) {
@@ -263,6 +276,7 @@ function showError(err) {
 async function newTable(event) {
   event.preventDefault();
   clearMessage();
+  if (!(await loaded)) return; // the form is drawn from the options
   clearErrors();
   const seats = [...document.querySelectorAll("#nt-seat-list .seat-row")];
   const host = seats.findIndex((row) => row.querySelector("input[type=radio]").checked);
@@ -386,7 +400,7 @@ function drawMyTables() {
   const tables = knownTables();
   if (!tables.length) return;
   fill($("#my-table-list"), tables.slice(-10).map((t) => {
-    const link = el("a", { href: `/t/${encodeURIComponent(t)}` }, "A table");
+    const link = el("a", { href: pages.table(t) }, "A table");
     api("GET", `/api/tables/${encodeURIComponent(t)}`).then((table) => {
       const people = table.seats.filter((s) => s.kind === "human").map((s) => s.name).join(", ");
       fill(link, `${table.title} · ${STATUS_WORDS[table.status] || table.status}`

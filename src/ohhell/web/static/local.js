@@ -9,6 +9,7 @@
 // ohhell.web.local.server. The worker does the work, so the page's main
 // thread stays free while a bot thinks.
 
+const PAUSE_KEY = "ohhell-bot-pause"; // seconds a bot waits before its move
 let worker = null;
 let nextId = 1;
 const answers = new Map(); // request id -> {resolve}
@@ -16,7 +17,16 @@ const sockets = new Map(); // connection number -> LocalSocket
 
 function theWorker() {
   if (worker === null) {
+    // The bots' pause before each move (0.6 s, as the server's) may be set
+    // shorter in this browser's storage (tests, a player in a hurry).
+    let pause = null;
+    try {
+      pause = localStorage.getItem(PAUSE_KEY);
+    } catch {
+      /* no storage: the usual pause */
+    }
     worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    worker.postMessage({ kind: "start", pause: pause !== null && pause !== "" && Number.isFinite(Number(pause)) ? Number(pause) : null });
     worker.onmessage = (event) => receive(event.data);
     worker.onerror = (event) => {
       const why = `The game could not start in this browser (${event.message || "the worker failed"}).`;
@@ -29,6 +39,10 @@ function theWorker() {
 }
 
 function receive(m) {
+  if (m.kind === "fault") {
+    console.error(`The offline game's engine failed: ${m.text}`);
+    return;
+  }
   if (m.kind === "answer") {
     const waiting = answers.get(m.id);
     answers.delete(m.id);

@@ -19,9 +19,9 @@
 
 import {
   $, api, cardElement, cardSpan, cardWords, clearMessage, el, fill, getSeat, getToken, groupHand, playerColour,
-  scoreChart, scoreSheet, seatPosition, showMessage, suitSpan, typingInField,
-} from "/static/common.js";
-import { reviewKey, setupReview, showDecisionAt } from "/static/review.js";
+  scoreChart, scoreSheet, seatPosition, showMessage, suitSpan, typingInField, LOCAL,
+} from "./common.js";
+import { reviewKey, setupReview, showDecisionAt } from "./review.js";
 
 const PLAY_MS = 700; // one action per this many ms when playing
 
@@ -59,7 +59,7 @@ async function main() {
       const text = await api("GET", `/api/tables/${encodeURIComponent(table)}/record`, undefined, headers);
       await loadText(text, "The match");
       $("#load").hidden = true; // the match came with the link: no file to choose
-      setupReview({ source: { table, token }, names: R.names, me: R.me, go, ask: params.get("review") === "1" });
+      if (!LOCAL) setupReview({ source: { table, token }, names: R.names, me: R.me, go, ask: params.get("review") === "1" });
     } catch (err) {
       setLoadStatus("");
       showMessage(`Could not load the match's record: ${err.message}`, "error", 0);
@@ -79,7 +79,7 @@ async function loadFile(event) {
     R.me = null; // a file from elsewhere: nobody in it is "you"
     const text = await file.text();
     await loadText(text, file.name);
-    setupReview({ source: { text }, names: R.names, me: null, go });
+    if (!LOCAL) setupReview({ source: { text }, names: R.names, me: null, go }); // reviews are the server's
   } catch (err) {
     setLoadStatus("");
     showMessage(err.message, "error", 0);

@@ -17,7 +17,7 @@
 // #prev-puzzle, #next-puzzle, #puzzle-show).
 // Keys (replay.js passes them on): [ and ] the previous and next marked decision.
 
-import { $, api, cardElement, cardSpan, el, fill, groupHand, SUIT_NAME, suitSpan, suitWords } from "/static/common.js";
+import { $, api, cardElement, cardSpan, el, fill, groupHand, SUIT_NAME, suitSpan, suitWords } from "./common.js";
 
 const POLL_MS = 1000;
 const MARK_WORDS = { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };

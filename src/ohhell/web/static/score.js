@@ -35,8 +35,8 @@
 
 import {
   $, api, el, fill, showMessage, clearMessage, suitSpan, suitWords, SUIT_SYMBOL, SUIT_NAME, isRed,
-  playerColour, scoreChart, standingsTable, typingInField, optionRow, optionValue,
-} from "/static/common.js";
+  playerColour, scoreChart, standingsTable, typingInField, optionRow, optionValue, LOCAL, pages,
+} from "./common.js";
 
 const TOKEN_PREFIX = "ohhell-score-";
 const POLL_MS = 5000;
@@ -182,7 +182,7 @@ async function createSheet(event) {
   try {
     const made = await api("POST", "/api/scores", body);
     setToken(made.id, made.edit_token);
-    window.location.assign(`/score/${encodeURIComponent(made.id)}`);
+    window.location.assign(pages.score(made.id));
   } catch (err) {
     showMessage(err.message);
     button.disabled = false;
@@ -193,7 +193,7 @@ async function drawMine() {
   const ids = knownSheets().slice(-10);
   if (!ids.length) return;
   const items = ids.map((id) => {
-    const link = el("a", { href: `/score/${encodeURIComponent(id)}` }, `Sheet ${id}`);
+    const link = el("a", { href: pages.score(id) }, `Sheet ${id}`);
     api("GET", `/api/scores/${encodeURIComponent(id)}`).then((s) => {
       const when = new Date(s.updated * 1000).toLocaleDateString();
       const where = s.finished ? "finished" : `hand ${s.current.hand} of ${s.hands_scheduled}`;
@@ -220,10 +220,16 @@ async function sheetPage(id) {
   const path = `/api/scores/${encodeURIComponent(id)}`;
   $("#export-csv").href = `${path}/export.csv`;
   $("#export-json").href = `${path}/export.json`;
+  if (LOCAL) { // the offline site: the worker writes the file; the sheet lives in this browser alone
+    for (const [id, kind] of [["#export-csv", "csv"], ["#export-json", "json"]]) {
+      $(id).addEventListener("click", (event) => saveExport(event, `${path}/export.${kind}`, `score-${ID}.${kind}`));
+    }
+    $("#share-link").hidden = true;
+  }
   const fromHash = /^#edit=(.+)$/.exec(window.location.hash);
   if (fromHash) {
     setToken(id, decodeURIComponent(fromHash[1]));
-    history.replaceState(null, "", window.location.pathname);
+    history.replaceState(null, "", window.location.pathname + window.location.search);
   }
   TOKEN = getToken(id);
   try {
@@ -349,7 +355,7 @@ function render() {
   $("#readonly-note").hidden = editable();
   $("#undo").hidden = !editable();
   $("#undo").disabled = !SHEET.can_undo;
-  $("#share-edit-link").hidden = !editable();
+  $("#share-edit-link").hidden = !editable() || LOCAL; // an offline sheet is in this browser alone
   drawBanner();
   drawEntry();
   drawSheet();
@@ -796,6 +802,25 @@ async function saveEdit(hand) {
 
 // ============================================================ start
 
-const match = /^\/score\/([^/]+)\/?$/.exec(window.location.pathname);
-if (match) sheetPage(decodeURIComponent(match[1]));
+/** Save an export as a file: on the offline site the worker writes it, no link can. */
+async function saveExport(event, path, filename) {
+  event.preventDefault();
+  try {
+    const text = await api("GET", path);
+    const body = typeof text === "string" ? text : JSON.stringify(text, null, 2);
+    const url = URL.createObjectURL(new Blob([body], { type: "text/plain;charset=utf-8" }));
+    const link = el("a", { href: url, download: filename, hidden: "" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  } catch (err) {
+    showMessage(`Could not save the file: ${err.message}`, "error");
+  }
+}
+
+// A sheet is /score/ID on a server, score.html?s=ID on the offline site.
+const sheetId = LOCAL ? new URLSearchParams(window.location.search).get("s")
+  : (/^\/score\/([^/]+)\/?$/.exec(window.location.pathname) || [])[1];
+if (sheetId) sheetPage(LOCAL ? sheetId : decodeURIComponent(sheetId));
 else setupPage();

@@ -50,7 +50,7 @@
 // region and the log); chat.js, claim.js and sound.js beside this file.
 
 
-import { $, api, cardSpan, el, fill, storedName, setSeat, showMessage, suitSpan } from "./common.js";
+import { $, api, cardSpan, el, fill, pages, storedName, setSeat, showMessage, suitSpan } from "./common.js";
 import { createChat } from "./chat.js";
 import { createClaims } from "./claim.js";
 import { createSound } from "./sound.js";
@@ -73,7 +73,7 @@ async function main() {
     S.table = await api("GET", `/api/tables/${encodeURIComponent(TABLE)}`);
   } catch (err) {
     const why = err.status === 404 ? "There is no such table: it may have expired." : `Could not load the table: ${err.message}`;
-    fill($("#status"), `${why} `, el("a", { href: "/" }, "Go home"));
+    fill($("#status"), `${why} `, el("a", { href: pages.home() }, "Go home"));
     return;
   }
   render();
@@ -355,7 +355,7 @@ function statusLine() {
         "Download the record so far"), " · "]
       : [];
     return el("span", {}, S.host ? "You ended this table. " : "The host ended this table. ", ...download,
-      el("a", { href: "/" }, "Go home"));
+      el("a", { href: pages.home() }, "Go home"));
   }
   if (t.status === "lobby") {
     if (S.seat === null) return "Pick a seat and a name to join.";

@@ -55,6 +55,10 @@ function save(text) {
   });
 }
 
+// The page's first message: its settings (the bots' pause, when set).
+let started;
+const settings = new Promise((resolve) => { started = resolve; });
+
 const ready = (async () => {
   const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", BASE).href });
   const zip = await (await fetch(new URL("ohhell.zip", BASE))).arrayBuffer();
@@ -62,7 +66,10 @@ const ready = (async () => {
   pyodide.runPython("import sys; sys.path.insert(0, '/home/pyodide/ohhell-site')");
   const saved = await loadSaved();
   const module = pyodide.pyimport("ohhell.web.local.server");
-  server = module.LocalServer.callKwargs({ saved });
+  const kwargs = { saved };
+  const { pause } = await settings; // (the worker's own address has no query once cached)
+  if (typeof pause === "number" && pause >= 0 && pause <= 5) kwargs.bot_delay = pause;
+  server = module.LocalServer.callKwargs(kwargs);
   schedule(0); // a bot whose turn it was when the tab closed goes on
 })().catch((err) => {
   failed = `The game could not start in this browser (${err && err.message ? err.message : err}).`;
@@ -86,12 +93,23 @@ function schedule(seconds) {
   timer = setTimeout(() => {
     timer = null;
     timerAt = Infinity;
-    route(server.step());
+    try {
+      route(server.step());
+    } catch (err) {
+      // A bug of ours must not stop the table for good: say it, and try
+      // again in a moment (a page's message also tries again).
+      postMessage({ kind: "fault", text: String(err && err.message ? err.message : err) });
+      schedule(1);
+    }
   }, Math.max(0, seconds * 1000));
 }
 
 self.onmessage = async (event) => {
   const m = event.data;
+  if (m.kind === "start") {
+    started(m);
+    return;
+  }
   await ready;
   if (failed) {
     if (m.kind === "api") postMessage({ kind: "answer", id: m.id, answer: { status: 503, json: { error: failed } } });

@@ -2,7 +2,7 @@
 // server, or the offline site's worker behind the same messages), hello on
 // open, reconnecting with back-off.
 
-import { $, el, fill } from "../common.js";
+import { $, el, fill, local, LOCAL, pages } from "../common.js";
 import { hooks, redraw, S, TABLE } from "./state.js";
 
 /** Open a (new) socket and say hello; the server answers with welcome, table and state. */
@@ -13,7 +13,15 @@ export function connect() {
     S.ws.close();
   }
   const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${scheme}//${window.location.host}/ws/${encodeURIComponent(TABLE)}`);
+  const url = `${scheme}//${window.location.host}/ws/${encodeURIComponent(TABLE)}`;
+  if (LOCAL && !S.LocalSocket) { // the offline site: the worker's socket, loaded once
+    local().then((m) => {
+      S.LocalSocket = m.LocalSocket;
+      connect();
+    });
+    return;
+  }
+  const ws = LOCAL ? new S.LocalSocket(url) : new WebSocket(url);
   S.ws = ws;
   setConn("connecting");
   ws.onopen = () => {
@@ -37,7 +45,7 @@ export function connect() {
     setConn("closed");
     if (event.code === 4404) { // the server knows no such table: retrying cannot help
       S.table = null;
-      fill($("#status"), "There is no such table: it may have expired. ", el("a", { href: "/" }, "Go home"));
+      fill($("#status"), "There is no such table: it may have expired. ", el("a", { href: pages.home() }, "Go home"));
       return;
     }
     scheduleReconnect();
@@ -63,7 +71,7 @@ export function setConn(state) {
 }
 
 export function send(message) {
-  if (S.ws && S.ws.readyState === WebSocket.OPEN) {
+  if (S.ws && S.ws.readyState === 1) { // open (WebSocket.OPEN; the offline site's socket alike)
     S.ws.send(JSON.stringify(message));
     return true;
   }

@@ -1,7 +1,9 @@
 // The panels beside the play: the hint, the score sheet, the final standings
 // with the record, replay, review and rematch, and the table's rules.
 
-import { $, api, cardWords, el, fill, goToTable, scoreChart, scoreSheet, showMessage, standingsTable, suitWords } from "../common.js";
+import {
+  $, api, cardWords, el, fill, goToTable, LOCAL, pages, scoreChart, scoreSheet, showMessage, standingsTable, suitWords,
+} from "../common.js";
 import { currentHint, legalKey, redraw, S, TABLE } from "./state.js";
 
 export function actionWords(a) {
@@ -78,12 +80,12 @@ export function renderStandings() {
   record.setAttribute("download", `ohhell-${TABLE}.ohr`);
   record.onclick = downloadRecord;
   record.hidden = !mine;
-  $("#replay-link").href = `/replay?table=${encodeURIComponent(TABLE)}`;
+  $("#replay-link").href = pages.replay(TABLE);
   $("#replay-link").hidden = !mine;
   // The review is for the table's players, and for anyone at a public table.
   const review = $("#review-link");
-  review.hidden = S.seat === null && !(S.table && S.table.public);
-  review.href = `/replay?table=${encodeURIComponent(TABLE)}&review=1`;
+  review.hidden = LOCAL || (S.seat === null && !(S.table && S.table.public)); // reviews are the server's
+  review.href = pages.replay(TABLE, true);
 }
 
 /**
@@ -120,7 +122,7 @@ export function renderRematch() {
   if (box.dataset.key === key) return; // unchanged: keep the button (and the focus on it)
   box.dataset.key = key;
   if (S.seat === null) {
-    fill(box, again ? el("a", { class: "button", href: `/t/${encodeURIComponent(again.table)}` },
+    fill(box, again ? el("a", { class: "button", href: pages.table(again.table) },
       "Watch the rematch") : null);
     return;
   }

@@ -2,9 +2,12 @@
 // and what the legal actions ask of this player now. Every other part reads it;
 // render() (table.js) draws it.
 
-import { getToken } from "../common.js";
+import { getToken, LOCAL } from "../common.js";
 
-export const TABLE = decodeURIComponent(window.location.pathname.replace(/^\/t\//, "").replace(/\/$/, ""));
+/** The table of this page: /t/TABLE on a server, table.html?t=TABLE on the offline site. */
+export const TABLE = LOCAL
+  ? new URLSearchParams(window.location.search).get("t") || ""
+  : decodeURIComponent(window.location.pathname.replace(/^\/t\//, "").replace(/\/$/, ""));
 
 export const TRUMP_CHOICES = ["C", "D", "H", "S", "NT"]; // keys 1-5
 
