@@ -1,18 +1,26 @@
-"""The offline site: its size (the Pyodide runtime and ours apart) and one
+"""The offline site: its size (the Pyodide runtime and ours apart), one
 bot decision's time under Pyodide in Node against the same decision in
-CPython (docs/site.md). Needs `npm ci` and node.
+CPython, and in Chromium (with --page): the time from opening the cached
+page to the first playable hand, and the page's long tasks (over 50 ms on
+its main thread) while the bots play two hands (docs/site.md). Needs
+`npm ci` and node; --page needs playwright and /usr/bin/chromium.
 
-    python3 bench/site.py
+    python3 bench/site.py --page --rounds 3
 """
 
 from __future__ import annotations
 
+import argparse
+import functools
+import http.server
 import json
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -62,7 +70,94 @@ console.log(JSON.stringify({ loaded, ...JSON.parse(py.globals.get("RESULT")) }))
 """
 
 
+LONG_TASKS = """(() => {
+  window.longTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
+    }).observe({ type: "longtask", buffered: true });
+  } catch (e) { /* no long task timing here */ }
+})();"""
+
+# What a player presses: the first bid offered, else the first playable card.
+PRESS = """() => {
+  const button = document.querySelector('#bids[data-mode="bid"] button[data-bid]:not(:disabled)')
+    || document.querySelector("#hand button.card.legal");
+  if (button) button.click();
+  return Boolean(button);
+}"""
+
+
+class _Files(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {  # noqa: RUF012 - the handler's own class attribute
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+        ".wasm": "application/wasm",
+        ".webmanifest": "application/manifest+json",
+    }
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def page_timings(site: Path, rounds: int) -> None:
+    """Seconds from opening the cached site to a playable first hand, and the
+    long tasks of the table page while the bots play (bots at the site's own
+    pace)."""
+    from playwright.sync_api import sync_playwright
+
+    files = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Files, directory=str(site)))
+    threading.Thread(target=files.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{files.server_address[1]}/"
+    firsts: list[float] = []
+    longest: list[float] = []
+    over_100: list[int] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        for _ in range(rounds):
+            context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+            context.add_init_script(LONG_TASKS)
+            page = context.new_page()
+            page.goto(base)
+            page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+            context.set_offline(True)
+            start = time.perf_counter()
+            page.reload()
+            page.click("#play-now-button")
+            page.locator('#bids[data-mode="bid"] button[data-bid]:not(:disabled)').first.wait_for(
+                timeout=120_000
+            )
+            firsts.append(time.perf_counter() - start)
+            page.evaluate("() => { window.longTasks = []; }")  # from here: the bots' play
+            deadline = time.perf_counter() + 60
+            while page.evaluate("() => document.querySelector('#info').textContent").find("Hand 3") < 0:
+                if time.perf_counter() > deadline:
+                    break
+                if not page.evaluate(PRESS):
+                    page.wait_for_timeout(50)
+            tasks = page.evaluate("() => window.longTasks")
+            longest.append(max(tasks, default=0.0))
+            over_100.append(sum(1 for t in tasks if t > 100))
+            context.close()
+        browser.close()
+    files.shutdown()
+    print(f"page (Chromium, {rounds} rounds, offline from the cache):")
+    print(
+        f"  opening to a playable first hand: median {statistics.median(firsts):.1f} s "
+        f"(each: {', '.join(f'{t:.1f}' for t in firsts)})"
+    )
+    print(
+        f"  long tasks on the main thread over two hands: longest {max(longest):.0f} ms; "
+        f"over 100 ms: {sum(over_100)}"
+    )
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--page", action="store_true", help="time the page in Chromium too")
+    parser.add_argument("--rounds", type=int, default=3, help="page rounds (default 3)")
+    args = parser.parse_args()
     node = shutil.which("node")
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
@@ -92,6 +187,8 @@ def main() -> int:
         for name, seconds in cpython.items():
             there = pyodide[name]
             print(f"{name:<22}{seconds * 1000:>8.1f}ms{there * 1000:>8.1f}ms{there / seconds:>8.1f}")
+        if args.page:
+            page_timings(site, args.rounds)
     return 0
 
 

@@ -10,7 +10,7 @@
 
 import {
   $, api, clearFieldError, el, fill, goToTable, keepName, knownTables, optionRow, optionValue, showFieldError,
-  pages, showMessage, clearMessage, storedName,
+  LOCAL, pages, showMessage, clearMessage, storedName,
 } from "./common.js";
 
 const DEFAULT_LEVEL = "intermediate";
@@ -101,6 +101,13 @@ async function playNow(event) {
   const button = $("#play-now-button");
   button.disabled = true;
   button.textContent = "Dealing…";
+  if (LOCAL) { // the offline site: the table page's own engine makes the table (table/state.js)
+    const body = { level: OPTIONS ? $("#pn-level").value : DEFAULT_LEVEL };
+    const name = $("#pn-name").value.trim();
+    if (name) body.name = name;
+    window.location.assign(`table.html?play-now=${encodeURIComponent(JSON.stringify(body))}`);
+    return;
+  }
   if (!(await loaded)) {
     button.disabled = false;
     button.textContent = "Play now";

@@ -54,7 +54,7 @@ import { $, api, cardSpan, el, fill, pages, storedName, setSeat, showMessage, su
 import { createChat } from "./chat.js";
 import { createClaims } from "./claim.js";
 import { createSound } from "./sound.js";
-import { ended, FINISHED_TRICK_MS, hooks, isTurn, legal, mode, NOTICE_MS, REPLACE_GRACE_MS, S, seatInfo, seatName, TABLE, tableTitle } from "./table/state.js";
+import { ended, FINISHED_TRICK_MS, hooks, START_ERROR, isTurn, legal, mode, NOTICE_MS, REPLACE_GRACE_MS, S, seatInfo, seatName, TABLE, tableTitle } from "./table/state.js";
 import { connect, send } from "./table/connection.js";
 import { announce, logAction, noteCover, tellChanges, tellState } from "./table/spoken.js";
 import { askHint, AUTO_PLAY_KEY, autoPlayWanted, copyInvite, endTable, fillWithBots, join, leaveTable, scheduleForcedCard, startMatch, toggleLast, toggleScores } from "./table/actions.js";
@@ -69,6 +69,10 @@ async function main() {
   hooks.message = handle;
   document.title = "Oh Hell";
   wireControls();
+  if (START_ERROR) {
+    fill($("#status"), `Could not start the match: ${START_ERROR} `, el("a", { href: pages.home() }, "Go home"));
+    return;
+  }
   try {
     S.table = await api("GET", `/api/tables/${encodeURIComponent(TABLE)}`);
   } catch (err) {

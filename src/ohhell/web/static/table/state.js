@@ -2,12 +2,35 @@
 // and what the legal actions ask of this player now. Every other part reads it;
 // render() (table.js) draws it.
 
-import { getToken, LOCAL } from "../common.js";
+import { api, getToken, LOCAL, pages, setSeat, setToken } from "../common.js";
 
-/** The table of this page: /t/TABLE on a server, table.html?t=TABLE on the offline site. */
-export const TABLE = LOCAL
-  ? new URLSearchParams(window.location.search).get("t") || ""
-  : decodeURIComponent(window.location.pathname.replace(/^\/t\//, "").replace(/\/$/, ""));
+/** Why the table asked for could not be made (the offline site's Play now), or null. */
+export let START_ERROR = null;
+
+/**
+ * The table of this page: /t/TABLE on a server, table.html?t=TABLE on the
+ * offline site. There the home page's Play now comes here at once as
+ * table.html?play-now={the request}, and this page's worker makes the table:
+ * the game engine starts once, not once for each page.
+ */
+async function tableOfPage() {
+  if (!LOCAL) return decodeURIComponent(window.location.pathname.replace(/^\/t\//, "").replace(/\/$/, ""));
+  const params = new URLSearchParams(window.location.search);
+  if (params.get("t")) return params.get("t");
+  if (params.get("play-now") === null) return "";
+  try {
+    const made = await api("POST", "/api/play-now", JSON.parse(params.get("play-now")));
+    setToken(made.table, made.token);
+    setSeat(made.table, made.seat);
+    window.history.replaceState(null, "", pages.table(made.table)); // a reload finds it, not a new one
+    return made.table;
+  } catch (err) {
+    START_ERROR = err.message;
+    return "";
+  }
+}
+
+export const TABLE = await tableOfPage();
 
 export const TRUMP_CHOICES = ["C", "D", "H", "S", "NT"]; // keys 1-5
 
