@@ -30,25 +30,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import (
     CHANGE_GRACE,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PRESETS,
     RulesError,
     dumps,
-    make_rules,
 )
 from ..analysis import Budget
-from ..bots import level_refusal, opponent_levels
 from .accounts.routes import AccountRoutes, account_routes
+from .asked import name_field, new_table_asked, play_now_asked, text_field
 from .cluster.broker import Cluster, broker_errors
 from .cluster.hub import Hub
 from .cluster.relay import Relay
 from .protocol import (
-    DEFAULT_PRESET,
     MAX_MESSAGE,
     Json,
     ProtocolError,
-    clean_name,
     options_json,
     parse_message,
 )
@@ -67,7 +61,6 @@ from .tables.lobby import creator_key, form_options
 from .tables.messages import handle, hint
 from .tables.table import (
     DEFAULT_CLOCK,
-    HUMAN,
     MAX_CLOCK,
     Connection,
     LiveTable,
@@ -105,35 +98,6 @@ def _hold_off(address: str) -> None:
 
 def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
-
-
-def _text(data: dict[str, Any], key: str, default: str) -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str):
-        raise TableError(f'"{key}" must be text, not {shown(value)}')
-    return value
-
-
-def _name(data: dict[str, Any], default: str) -> str:
-    try:
-        return clean_name(data.get("name") or default)
-    except ProtocolError as err:
-        raise TableError(str(err)) from None
-
-
-def _rule_field(preset: str, options: dict[str, str]) -> str | None:
-    """The one rule option that is wrong on its own (with the preset and
-    the number of players), or None: the preset itself ("preset"), or only a
-    combination of options is wrong."""
-    if preset not in PRESETS:
-        return "preset"
-    players = {"players": options["players"]} if "players" in options else {}
-    for name, value in options.items():
-        try:
-            make_rules(preset, {**players, name: value})
-        except RulesError:
-            return name
-    return None
 
 
 def _token(data: dict[str, Any]) -> str | None:
@@ -302,17 +266,7 @@ class Server:
     async def play_now(self, request: Request) -> Response:
         self.quotas.take("tables", client_address(request.scope))  # before any work on the body
         data = await json_body(request)
-        preset = _text(data, "preset", DEFAULT_PRESET)
-        level = _text(data, "level", "intermediate")
-        if level not in opponent_levels():
-            raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
-        rules = make_rules(preset)
-        why = level_refusal(level, rules)
-        if why:
-            raise TableError(why)
-        # Not "You": the page marks a person's own seat "you" already ("You you").
-        name = _name(data, "Player 1")
-        kinds = [HUMAN] + [level] * (rules.players - 1)
+        rules, kinds, name = play_now_asked(data)
         table_id, token = self.tables.create(rules, kinds, host_seat=0, host_name=name)
         table = await self.tables.get(table_id)
         assert table is not None
@@ -322,33 +276,7 @@ class Server:
     async def new_table(self, request: Request) -> Response:
         self.quotas.take("tables", client_address(request.scope))  # before any work on the body
         data = await json_body(request)
-        preset = _text(data, "preset", DEFAULT_PRESET)
-        options = data.get("options", {})
-        if not isinstance(options, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in options.items()
-        ):
-            raise TableError('"options" must map option names to text, e.g. {"hook": "no"}')
-        options = dict(options)
-        if "players" in data:
-            options["players"] = str(int_field(data, "players"))
-        try:
-            rules = make_rules(preset, options)
-        except RulesError as err:
-            # Said next to the field it is about, when one field alone is wrong.
-            raise TableError(str(err), field=_rule_field(preset, options)) from None
-        if not MIN_PLAYERS <= rules.players <= MAX_PLAYERS:  # pragma: no cover - make_rules checks
-            raise TableError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
-        kinds = data.get("seats", [HUMAN] * rules.players)
-        if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
-            raise TableError('"seats" must list each seat\'s kind: "human" or a bot level', field="seats")
-        seat = int_field(data, "seat", 0)
-        if isinstance(data.get("name"), str) and not data["name"].strip():
-            # Typed but blank: asked for again, never quietly replaced by "Host".
-            raise TableError("the name is empty: write the name the others will see", field="name")
-        try:
-            name = _name(data, "Host")
-        except TableError as err:
-            raise TableError(str(err), field="name") from None
+        rules, kinds, seat, name = new_table_asked(data)
         clock = number_field(data, "clock", self.clock, "a number of seconds")
         public = data.get("public", False)
         if type(public) is not bool:
@@ -433,7 +361,7 @@ class Server:
             if op == "join":
                 # No seat: the first open one (one click on the home page's list).
                 seat = int_field(data, "seat") if data.get("seat") is not None else None
-                name = _name(data, "Player") if data.get("name") else None
+                name = name_field(data, "Player") if data.get("name") else None
                 barred = table.chat.barred(address)
                 if barred:  # the host removed someone from here: no seat for them under a new token
                     raise TableError(barred, "seat", status=403)
@@ -448,7 +376,7 @@ class Server:
             if op in ("review", "review-status"):  # reviews.py
                 return await self.reviews.at_table(table, op == "review", _token(data), address)
             if op == "fill":
-                await self.tables.fill(table, _token(data), _text(data, "level", "intermediate"))
+                await self.tables.fill(table, _token(data), text_field(data, "level", "intermediate"))
             elif op == "start":
                 await self.tables.start(table, _token(data))
             elif op == "record":

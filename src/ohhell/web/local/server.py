@@ -27,22 +27,21 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ... import MAX_PLAYERS, MIN_PLAYERS, RulesError, make_rules, observe
+from ... import RulesError, make_rules, observe
 from ... import dumps as dumps_record
 from ...bots import level_refusal, opponent_levels
 from ...bots.hint import hint
 from ...scorekeeper import ScoreError, ScoreGame
 from .. import sheets
+from ..asked import name_field, new_table_asked, play_now_asked, text_field
 from ..errors import TableError
-from ..fields import int_field, shown
+from ..fields import int_field
 from ..form import form_options
 from ..frames import MAX_RECORD, replay_answer
 from ..protocol import (
-    DEFAULT_PRESET,
     Json,
     ProtocolError,
     action_json,
-    clean_name,
     dumps,
     options_json,
     parse_action,
@@ -425,45 +424,13 @@ class LocalServer:
         return table_id, token
 
     def _play_now(self, data: Json) -> Json:
-        preset = _text(data, "preset", DEFAULT_PRESET)
-        level = _text(data, "level", "intermediate")
-        if level not in opponent_levels():
-            raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
-        rules = make_rules(preset)
-        why = level_refusal(level, rules)
-        if why:
-            raise TableError(why)
-        name = _name(data, "Player 1")
-        table_id, token = self._create(rules.options(), [HUMAN] + [level] * (rules.players - 1), 0, name)
+        rules, kinds, name = play_now_asked(data)
+        table_id, token = self._create(rules.options(), kinds, 0, name)
         self._start(self.tables[table_id], token)
         return _ok({"table": table_id, "seat": 0, "token": token})
 
     def _new_table(self, data: Json) -> Json:
-        preset = _text(data, "preset", DEFAULT_PRESET)
-        options = data.get("options", {})
-        if not isinstance(options, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in options.items()
-        ):
-            raise TableError('"options" must map option names to text, e.g. {"hook": "no"}')
-        options = dict(options)
-        if "players" in data:
-            options["players"] = str(int_field(data, "players"))
-        try:
-            rules = make_rules(preset, options)
-        except RulesError as err:
-            raise TableError(str(err), field=_rule_field(preset, options)) from None
-        if not MIN_PLAYERS <= rules.players <= MAX_PLAYERS:  # pragma: no cover - make_rules checks
-            raise TableError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats")
-        kinds = data.get("seats", [HUMAN] * rules.players)
-        if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
-            raise TableError('"seats" must list each seat\'s kind: "human" or a bot level', field="seats")
-        seat = int_field(data, "seat", 0)
-        if isinstance(data.get("name"), str) and not data["name"].strip():
-            raise TableError("the name is empty: write the name the others will see", field="name")
-        try:
-            name = _name(data, "Host")
-        except TableError as err:
-            raise TableError(str(err), field="name") from None
+        rules, kinds, seat, name = new_table_asked(data)
         table_id, token = self._create(rules.options(), list(kinds), seat, name)
         return _ok({"table": table_id, "seat": seat, "token": token})
 
@@ -517,7 +484,7 @@ class LocalServer:
 
     def _fill(self, table: LocalTable, data: Json) -> None:
         self._host(table, data)
-        level = _text(data, "level", "intermediate")
+        level = text_field(data, "level", "intermediate")
         if table.status != "lobby":
             raise TableError("the match has started", status=409)
         if level not in opponent_levels():
@@ -533,7 +500,7 @@ class LocalServer:
 
     def _join(self, table: LocalTable, data: Json) -> Json:
         seat = int_field(data, "seat") if data.get("seat") is not None else None
-        name = _name(data, "Player") if data.get("name") else None
+        name = name_field(data, "Player") if data.get("name") else None
         if table.status != "lobby":
             raise TableError("the match has started", status=409)
         if seat is None:
@@ -636,35 +603,6 @@ class LocalServer:
 
 def _ok(value: Json) -> Json:
     return {"status": 200, "json": value}
-
-
-def _text(data: Json, key: str, default: str) -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str):
-        raise TableError(f'"{key}" must be text, not {shown(value)}')
-    return value
-
-
-def _name(data: Json, default: str) -> str:
-    try:
-        return clean_name(data.get("name") or default)
-    except ProtocolError as err:
-        raise TableError(str(err)) from None
-
-
-def _rule_field(preset: str, options: dict[str, str]) -> str | None:
-    """The one rule option that is wrong on its own, as the server says it."""
-    from ... import PRESETS
-
-    if preset not in PRESETS:
-        return "preset"
-    players = {"players": options["players"]} if "players" in options else {}
-    for name, value in options.items():
-        try:
-            make_rules(preset, {**players, name: value})
-        except RulesError:
-            return name
-    return None
 
 
 def _replay(text: str) -> Json:
