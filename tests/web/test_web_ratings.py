@@ -3,6 +3,7 @@ matches, once a table; bots as fixed landmarks; what is not rated."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import warnings
@@ -311,3 +312,131 @@ def test_each_preset_has_its_own_rating_and_a_board_once_three_players_have_one(
         assert r.status_code == 200
         names = [r["name"] for r in client.get("/api/leaderboard?preset=river").json()["rows"] if "name" in r]
         assert names == ["Ann", "Bob"]
+
+
+def _sign_up(client: TestClient, name: str) -> None:
+    body = {"name": name, "password": PASSWORD}
+    answer = client.post("/api/account/signup", json=body, headers=from_address("a"))
+    assert answer.status_code == 200, answer.text
+
+
+def _rated(client: TestClient, table: str) -> str:
+    """The table's rating outcome, once it is written (in a thread)."""
+    engine = client.app.state.server.store.engine  # type: ignore[attr-defined]
+    for _ in range(300):
+        with engine.connect() as db:
+            query = select(rated_tables_t.c.outcome).where(rated_tables_t.c.table_id == table)
+            found = db.execute(query).scalar()
+        if found is not None:
+            return str(found)
+        client.get("/api/account")  # lets the server's loop run
+    raise AssertionError("the table was never rated")
+
+
+def test_a_host_who_ends_a_match_under_way_is_rated_last_and_nobody_else_is_moved(tmp_path: Path) -> None:
+    # Ending the match when it goes badly must cost what losing it does.
+    app = with_addresses(make_app(str(tmp_path / "t.db")))
+    with TestClient(app) as client:
+        client.post(
+            "/api/account/signup", json={"name": "Ann", "password": PASSWORD}, headers=from_address("a")
+        )
+        made = client.post("/api/play-now", json={"level": "random", "preset": "okenuff"}).json()
+        with connect(client, made["table"], made["token"]) as player:
+            state = player.my_turn()
+            player.act(next(a for a in state["obs"]["legal"] if a["kind"] != "change"))
+            player.state_where(lambda m: m["version"] > state["version"], "the bid taken")
+            player.send({"type": "end"})
+            player.until(lambda m: m["type"] == "table" and m["status"] == "ended", "the end")
+        assert _rated(client, made["table"]) == "rated"
+        engine = app.state.server.store.engine
+        ann = Accounts(engine).by_name("Ann")
+        assert ann is not None
+        with engine.connect() as db:
+            changes = db.execute(select(ratings.rating_changes_t)).all()
+        # Ann alone is moved, down, in last place of four.
+        assert [(c.account_id, c.place, c.players) for c in changes] == [(ann.id, 4, 4)]
+        assert changes[0].mu_after < changes[0].mu_before
+        played = client.get("/api/account/history").json()["statistics"]["played"]
+        assert played[0]["ended"] and played[0]["rating"]["after"] < played[0]["rating"]["before"]
+
+
+def test_the_server_s_host_closing_a_table_rates_nobody(tmp_path: Path) -> None:
+    from ohhell.web.tables.seating import end
+
+    app = with_addresses(make_app(str(tmp_path / "t.db")))
+    with TestClient(app) as client:
+        client.post(
+            "/api/account/signup", json={"name": "Ann", "password": PASSWORD}, headers=from_address("a")
+        )
+        made = client.post("/api/play-now", json={"level": "random", "preset": "okenuff"}).json()
+        with connect(client, made["table"], made["token"]) as player:
+            state = player.my_turn()
+            player.act(next(a for a in state["obs"]["legal"] if a["kind"] != "change"))
+            player.state_where(lambda m: m["version"] > state["version"], "the bid taken")
+            table = app.state.server.hub.tables[made["table"]]
+            client.portal.call(lambda: end(table, "The server closed the table.", by_host=False))  # type: ignore[union-attr]
+            player.until(lambda m: m["type"] == "table" and m["status"] == "ended", "the end")
+        client.get("/api/account")
+        engine = app.state.server.store.engine
+        with engine.connect() as db:
+            assert db.execute(select(rated_tables_t)).all() == []
+
+
+def test_who_let_a_bot_finish_is_placed_last_and_a_seat_the_host_took_is_not() -> None:
+    from ohhell.web.accounts.ratings import rate_finished
+
+    rules = PRESETS["pagat"]
+    seats = [("human", None), ("human", None), ("human", None), ("bot", "random")]
+    calls: list[list[Entrant]] = []
+
+    def capture(engine: object, table_id: str, rules: object, entrants: list[Entrant]) -> str:
+        calls.append(list(entrants))
+        return "rated"
+
+    original = ratings.rate_table
+    ratings.rate_table = capture  # type: ignore[assignment]
+    try:
+        # Seat 1 played 3 of its decisions and closed the page (a bot made
+        # the rest); seat 2 was removed by the host; seat 0 played it all.
+        rate_finished(
+            None,  # type: ignore[arg-type]
+            "t",
+            rules,
+            seats,
+            [10, 90, 80, 5],
+            {0: "ann", 1: "bob", 2: "cyd"},
+            unrated=set(),
+            played={0, 2},
+            acted={0, 1, 2},
+            removed={2},
+            cover="intermediate",
+        )
+    finally:
+        ratings.rate_table = original  # type: ignore[assignment]
+    ann, bob, cyd, bot = calls[0]
+    assert ann.account == "ann" and not ann.left
+    assert bob.account == "bob" and bob.left  # placed last, whatever the bot scored for him
+    assert places(calls[0])[1] == 4
+    assert cyd.account is None and cyd.level == "intermediate" and not cyd.left  # neither last nor rated
+    assert bot.level == "random"
+
+
+def test_others_see_no_private_table_of_a_public_profile(tmp_path: Path) -> None:
+    app = with_addresses(make_app(str(tmp_path / "t.db")))
+    with TestClient(app) as client:
+        client.post(
+            "/api/account/signup", json={"name": "Ann", "password": PASSWORD}, headers=from_address("a")
+        )
+        client.post("/api/account/public", json={"public": True}, headers=from_address("a"))
+        made = client.post("/api/play-now", json={"level": "random", "preset": "okenuff"}).json()
+        with connect(client, made["table"], made["token"]) as player:
+            play_all([player])
+        _rated(client, made["table"])
+        mine = client.get("/api/account/history").json()
+        assert mine["statistics"]["played"][0]["table"] == made["table"]
+        client.post("/api/account/signout", json={}, headers=from_address("a"))
+        seen = client.get("/api/players/Ann").json()
+        assert seen["statistics"]["played"][0]["table"] is None
+        assert seen["statistics"]["played"][0]["players"][1:] == [None, None, None]
+        assert all(m["table"] is None for m in seen["matches"]) and len(seen["matches"]) == 1
+        assert made["table"] not in json.dumps(seen)

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from ... import GameState, Record, Rules, make_rules, parse_action, standings
 from ...analysis import Review, ReviewError
 from ...describe import rules_title
-from ..storage.store import Store, reviews_t, tables_t
+from ..storage.store import Store, reviews_t, settings_t, tables_t
 from .model import account_seats_t
 from .ratings import rated_tables_t, rating_changes_t, shown
 
@@ -36,7 +36,7 @@ def statistics(store: Store, account_id: str, *, own: bool = True) -> dict[str, 
         seats = db.execute(
             select(account_seats_t.c.table_id, account_seats_t.c.seat, account_seats_t.c.at)
             .join(tables_t, tables_t.c.id == account_seats_t.c.table_id)
-            .where(account_seats_t.c.account_id == account_id, tables_t.c.status == "over")
+            .where(account_seats_t.c.account_id == account_id, tables_t.c.status.in_(("over", "ended")))
             .order_by(account_seats_t.c.at.desc())
             .limit(MOST)
         ).all()
@@ -83,10 +83,16 @@ def statistics(store: Store, account_id: str, *, own: bool = True) -> dict[str, 
         rated = (
             {"before": shown(change.mu_before), "after": shown(change.mu_after)}
             if change is not None
-            else {"outcome": _unrated_words(outcomes.get(table_id))}
+            else {"outcome": _unrated_words(outcomes.get(table_id), ended=row.status == "ended")}
         )
+        shown_id = table_id if own or row.public else None  # a private table's id is its players' alone
         played.append(
-            {**match_row(table_id, at, rules, names, state, seat, named=own or row.public), "rating": rated}
+            {
+                **match_row(table_id, at, rules, names, state, seat, named=own or row.public),
+                "table": shown_id,
+                "ended": row.status == "ended",
+                "rating": rated,
+            }
         )
         for result in state.results:
             hands += 1
@@ -96,10 +102,10 @@ def statistics(store: Store, account_id: str, *, own: bool = True) -> dict[str, 
         summary = review.summary_of(seat) if review is not None else None
         if review is None or summary is None:
             continue
-        losses.append({"table": table_id, "at": at, "average_loss": round(summary.average_loss, 3)})
+        losses.append({"table": shown_id, "at": at, "average_loss": round(summary.average_loss, 3)})
         for d in review.decisions_of(seat):
             if d.loss > 0:
-                where = {"table": table_id, "hand": d.hand, "kind": d.kind}
+                where = {"table": shown_id, "hand": d.hand, "kind": d.kind}
                 costly.append({**where, "chosen": d.chosen, "best": d.best, "loss": d.loss, "mark": d.mark})
     costly.sort(key=lambda d: -float(d["loss"]))
     return {
@@ -142,8 +148,21 @@ def match_row(
     }
 
 
-def _unrated_words(outcome: str | None) -> str:
+def public_tables(store: Store, table_ids: list[str]) -> set[str]:
+    """Which of ``table_ids`` are public (listed for anyone to join)."""
+    if not table_ids:
+        return set()
+    query = select(settings_t.c.table_id).where(
+        settings_t.c.table_id.in_(table_ids), settings_t.c.name == "public", settings_t.c.value == "yes"
+    )
+    with store.engine.connect() as db:
+        return {str(t) for t in db.execute(query).scalars()}
+
+
+def _unrated_words(outcome: str | None, *, ended: bool = False) -> str:
     """Why a finished match did not move the rating, in words."""
+    if ended:
+        return "not rated: the host ended the match (it counts as a loss for the host alone)"
     if outcome is None:
         return "not rated"
     if outcome == "rated":  # rated, but not for this seat (a hint, a shared address, a bot's seat)

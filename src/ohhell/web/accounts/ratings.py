@@ -254,6 +254,9 @@ def rate_finished(
     unrated: set[int],
     played: set[int],
     cover: str,
+    acted: set[int] | None = None,
+    removed: set[int] | None = None,
+    ended_by: int | None = None,
 ) -> str:
     """Rate a table whose match is over: ``seats`` is each seat's kind and
     bot level as it ended ("human", "bot"...), ``totals`` the final scores,
@@ -264,11 +267,24 @@ def rate_finished(
     at the end was left by its person: placed last. A seat its person
     hardly played (a bot covered it) is rated as that bot, ``cover``, and
     its account not at all: nobody is rated for a match their account
-    never played, so made-up seats rate nothing."""
+    never played, so made-up seats rate nothing. But a person who played
+    (``acted``: made a decision of their own) and then let a bot finish
+    most of the match has left it: placed last, as closing the page while
+    losing must cost what losing does. A seat the host ``removed`` was not
+    left by its person: rated as the bot that took it, its person not at
+    all. A match the host ended (``ended_by``, their seat) rates the host
+    alone, placed last; the others' ratings stay as they were."""
+    acted = played if acted is None else acted
+    removed = removed or set()
     entrants = []
     for seat, (kind, level) in enumerate(seats):
         account = owners.get(seat)
-        left = kind == "bot" and account is not None
+        if seat in removed:
+            entrants.append(Entrant(seat=seat, score=totals[seat], level=cover))
+            continue
+        left = account is not None and (
+            kind == "bot" or seat == ended_by or (seat in acted and seat not in played)
+        )
         if account is not None and not left and seat not in played:
             account, level = None, cover
         entrants.append(
@@ -278,7 +294,7 @@ def rate_finished(
                 account=account,
                 level=level if account is None else None,
                 left=left,
-                unrated=seat in unrated,
+                unrated=seat in unrated or (ended_by is not None and seat != ended_by),
             )
         )
     return rate_table(engine, table_id, rules, entrants)

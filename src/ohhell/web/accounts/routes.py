@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -45,6 +46,7 @@ from ..storage.store import Store, meta_t
 from . import ratings
 from .model import WRONG, Account, Accounts, name_key
 from .passkeys import Passkeys
+from .profile import public_tables
 
 STATIC = resources.files("ohhell.web") / "static"
 
@@ -52,6 +54,8 @@ COOKIE: Final = "ohhell_session"
 COOKIE_DAYS: Final = 30
 MODES: Final = ("off", "optional", "required")
 LEADERBOARD_LEAST: Final = 5  # rated matches before a player is listed
+PROFILE_FRESH: Final = 30.0  # seconds another person's view of a profile is kept
+PROFILES_KEPT: Final = 1000  # profiles kept so, at most
 HASHING: Final = 2  # threads hashing passwords, per process (argon2id takes 64 MiB each)
 HASHING_QUEUE: Final = 64  # sign-ins waiting for them before more are told to try again
 T = TypeVar("T")
@@ -111,6 +115,11 @@ class AccountRoutes:
         self._accounts: Accounts | None = None
         self._key: bytes | None = None
         self.least = LEADERBOARD_LEAST  # rated matches before a player is listed
+        # A profile's statistics replay up to 50 matches: one at a time, in a
+        # thread of their own, and a public profile's kept a while, so asking
+        # for profiles over and over cannot slow the server for others.
+        self._profiling = ThreadPoolExecutor(1, thread_name_prefix="ohhell-profile")
+        self._seen: dict[str, tuple[float, dict[str, Any]]] = {}
         self._hash_pool: ThreadPoolExecutor | None = None
         self._hash_waiting = 0
 
@@ -313,7 +322,7 @@ class AccountRoutes:
         """The signed-in person's rated matches and their rating after each."""
         account = await self._account(request)
         rows = await asyncio.to_thread(ratings.history, self.accounts.engine, account.id)
-        stats = await asyncio.to_thread(self._statistics, account.id)
+        stats = await self._profile(account.id, own=True)
         return JSONResponse({"matches": rows, "statistics": stats}, headers={"cache-control": "no-store"})
 
     def _statistics(self, account_id: str, own: bool = True) -> dict[str, Any]:
@@ -321,6 +330,21 @@ class AccountRoutes:
 
         assert self.server.store is not None
         return statistics(self.server.store, account_id, own=own)
+
+    async def _profile(self, account_id: str, *, own: bool) -> dict[str, Any]:
+        """The statistics of a profile: its owner's fresh, another's as seen
+        within ``PROFILE_FRESH`` seconds."""
+        now = time.monotonic()
+        kept = self._seen.get(account_id)
+        if not own and kept is not None and now - kept[0] < PROFILE_FRESH:
+            return kept[1]
+        loop = asyncio.get_running_loop()
+        stats = await loop.run_in_executor(self._profiling, self._statistics, account_id, own)
+        if not own:
+            if len(self._seen) >= PROFILES_KEPT:
+                self._seen.clear()
+            self._seen[account_id] = (now, stats)
+        return stats
 
     async def player(self, request: Request) -> Response:
         """A player's public profile: the same 404 for a name that does not
@@ -339,7 +363,12 @@ class AccountRoutes:
         presets = await asyncio.to_thread(ratings.preset_ratings, engine, account.id)
         rows = await asyncio.to_thread(ratings.history, engine, account.id)
         own = me is not None and me.id == account.id
-        stats = await asyncio.to_thread(self._statistics, account.id, own)
+        stats = await self._profile(account.id, own=own)
+        if not own:  # a private table's id is its players' alone (its names, its watching)
+            assert self.server.store is not None
+            ids = [str(r["table"]) for r in rows]
+            public = await asyncio.to_thread(public_tables, self.server.store, ids)
+            rows = [{**r, "table": r["table"] if r["table"] in public else None} for r in rows]
         body = {
             "name": account.name,
             "rating": _rating_json(rating),
@@ -355,8 +384,6 @@ class AccountRoutes:
         the bots' landmarks among them: overall, or in one preset's matches
         (``?preset=river``); ``presets`` names those with players enough
         for a board of their own."""
-        import time
-
         preset = request.query_params.get("preset") or None
         if preset is not None and preset not in PRESET_TITLES:
             raise TableError(

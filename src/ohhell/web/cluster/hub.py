@@ -75,7 +75,8 @@ class Hub:
         self._rating: set[asyncio.Task[None]] = set()
 
     def finished(self, table: LiveTable) -> None:
-        """The match at ``table`` is over: rate it (accounts/ratings.py), in a thread.
+        """The match at ``table`` is over, or its host ended it: rate it
+        (accounts/ratings.py), in a thread.
         Rating is once per table whoever calls, so a restart that finds the
         match over again changes nothing."""
         if not self.rating:
@@ -87,7 +88,9 @@ class Hub:
         # playing two accounts: neither is rated by the match.
         seen = {s: set(table.chat.seen.get(s, ())) for s in range(len(table.seats))}
         shared = {s for s in seen for t in seen if s != t and seen[s] & seen[t]}
-        args = (table.id, table.rules, seats, totals, set(played.hinted) | shared, played.played())
+        # What each seat's person did, read now (the thread must not read a table that moves on).
+        did = (played.played(), played.acted(), set(played.removed), played.ended_by)
+        args = (table.id, table.rules, seats, totals, set(played.hinted) | shared, did)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # a table loaded outside the server (a tool): rated in place
@@ -104,7 +107,7 @@ class Hub:
         seats: list[tuple[str, str | None]],
         totals: list[int],
         unrated: set[int],
-        played: set[int],
+        did: tuple[set[int], set[int], set[int], int | None],
     ) -> None:
         from ..accounts.model import seat_owners
         from ..accounts.ratings import rate_finished
@@ -119,7 +122,10 @@ class Hub:
                 totals,
                 owners,
                 unrated=unrated,
-                played=played,
+                played=did[0],
+                acted=did[1],
+                removed=did[2],
+                ended_by=did[3],
                 cover=COVER_LEVEL,
             )
             log.info("table %s: %s", table_id, outcome)

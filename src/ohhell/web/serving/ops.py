@@ -185,7 +185,7 @@ class Ops:
         if not isinstance(found, LiveTable):
             return  # no such table, or another process holds it and closes it
         with contextlib.suppress(TableError):  # it had ended already
-            await end(found, admin.CLOSE_WORDS)
+            await end(found, admin.CLOSE_WORDS, by_host=False)  # nobody's doing: not rated
             log.info("table %s: closed by the server's host", table_id)
 
 

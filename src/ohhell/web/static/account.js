@@ -175,13 +175,13 @@ async function profile(name, account) {
     el("td", {}, new Date(m.at * 1000).toLocaleDateString()),
     el("td", {}, m.rules),
     el("td", {}, m.players.map((p, s) => (s === m.seat ? `${p} (you)` : p || "a player")).join(", ")),
-    el("td", {}, `${ordinal(m.place)} of ${m.sides}`),
+    el("td", {}, m.ended ? `${ordinal(m.place)} of ${m.sides} when the host ended it` : `${ordinal(m.place)} of ${m.sides}`),
     el("td", {}, String(m.score)),
     el("td", {}, m.rating.after === undefined ? el("span", { class: "muted" }, m.rating.outcome)
       : `${m.rating.before.toLocaleString("en")} → ${m.rating.after.toLocaleString("en")}`),
-    el("td", {},
-      el("a", { href: `/replay?table=${encodeURIComponent(m.table)}` }, "Replay"), " · ",
-      el("a", { href: `/replay?table=${encodeURIComponent(m.table)}&review=1` }, "Review")))));
+    el("td", {}, m.table === null ? el("span", { class: "muted" }, "a private table")
+      : [el("a", { href: `/replay?table=${encodeURIComponent(m.table)}` }, "Replay"), " · ",
+        el("a", { href: `/replay?table=${encodeURIComponent(m.table)}&review=1` }, "Review")]))));
   chart(rows);
   statistics(data.statistics);
 }
@@ -211,7 +211,7 @@ function statistics(stats) {
   $("#profile-costly").hidden = costly.length === 0;
   fill($("#profile-costly-list"), ...costly.map((d) => el("li", {},
     `Hand ${d.hand}: ${d.kind === "bid" ? "bid" : d.kind === "trump" ? "named" : "played"} ${d.chosen}, best ${d.best}, ${d.loss} points lost. `,
-    el("a", { href: `/replay?table=${encodeURIComponent(d.table)}&review=1` }, "Its review and puzzles"))));
+    d.table === null ? "" : el("a", { href: `/replay?table=${encodeURIComponent(d.table)}&review=1` }, "Its review and puzzles"))));
 }
 
 /** The rating after each rated match, as a line. */

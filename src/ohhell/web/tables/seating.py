@@ -25,6 +25,8 @@ async def remove(table: LiveTable, seat: int) -> None:
         if s.kind != HUMAN or seat == table.host_seat:
             raise TableError(f"seat {seat + 1} is not another person's seat", "seat")
         _save(lambda: _store_bot(table, seat))  # first: if it fails, nothing changed
+        if table.status == "playing":
+            _also(lambda: table.played.remove(seat, table.hub.store))  # not a leaver for the ratings
         _also(
             lambda: table.chat.bar(seat)
         )  # their addresses too: a new token or none gives them no voice or seat here
@@ -73,14 +75,21 @@ async def leave(table: LiveTable, seat: int) -> None:
         )
 
 
-async def end(table: LiveTable, notice: str = "The host ended the table.") -> None:
+async def end(table: LiveTable, notice: str = "The host ended the table.", *, by_host: bool = True) -> None:
     """The host ends the table for everyone: the match stops where it is
     (status "ended"), its bots stop, and the record so far can still be
     downloaded and replayed. ``notice``: what the table is told (the
-    server's host closing a table says so, admin.py)."""
+    server's host closing a table says so, admin.py, ``by_host`` false).
+    A host who ends a match under way has left it, for the ratings: placed
+    last, as a leaver is, so ending a match that goes badly costs what
+    losing it does (the others are not rated by it)."""
     async with table.lock:
         if table.status not in ("lobby", "playing"):
             raise TableError("the table has ended already", "turn")
+        rate = by_host and table.status == "playing" and table.host_seat in table.played.acted()
+        if rate:  # first: a restart that finds the table ended rates it alike
+            _save(lambda: table.played.end(table.host_seat, table.hub.store))
+            _also(lambda: table.played.keep(table.hub.store))
         _save(lambda: table.hub.store.set_status(table.id, "ended"))
         table.claims.drop("withdrawn", "the host ended the table")
         table.status = "ended"
@@ -89,6 +98,8 @@ async def end(table: LiveTable, notice: str = "The host ended the table.") -> No
         table.changed_seats()
         table.broadcast_table()
         table.wake.set()
+        if rate:
+            table.hub.finished(table)
 
 
 def tell(table: LiveTable, text: str) -> None:

@@ -169,7 +169,7 @@ class LiveTable:
         self.owner: str | None = None  # the address the bots' searches count against (thinking.py)
         self.chat = TableChat(self.id, hub.store, row.settings, hub.now, secret=f"addresses:{self.seed}")
         self.claims = TableClaims(self, row.settings.get("claims"))
-        if self.state.phase is Phase.OVER:
+        if self.state.phase is Phase.OVER or (self.status == "ended" and self.played.ended_by is not None):
             hub.finished(self)  # the server may have stopped before the match was rated (once a table)
 
     def watchers_from(self, address: str) -> int:
