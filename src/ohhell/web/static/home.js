@@ -201,9 +201,10 @@ function drawSeats(event) {
   const rows = [];
   for (let seat = 0; seat < n; seat++) {
     const kind = el("select", { id: `seat-kind-${seat}`, "aria-label": `Seat ${seat + 1}` });
-    fillLevels(kind, true);
+    fillLevels(kind, !LOCAL); // offline nobody else can come: every other seat is a bot
     kind.append(el("option", { value: "me", hidden: true }, "you (the host)"));
-    kind.value = before[seat] && before[seat] !== "me" ? before[seat] : "human";
+    const usual = LOCAL ? (OPTIONS.levels.includes(DEFAULT_LEVEL) ? DEFAULT_LEVEL : OPTIONS.levels[0]) : "human";
+    kind.value = before[seat] && before[seat] !== "me" ? before[seat] : usual;
     const radio = el("input", { type: "radio", name: "host-seat", value: String(seat),
       id: `seat-mine-${seat}`, checked: seat === Math.min(mine, n - 1), onchange: updateMine });
     rows.push(el("div", { class: "seat-row" },

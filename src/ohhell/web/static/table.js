@@ -50,7 +50,7 @@
 // region and the log); chat.js, claim.js and sound.js beside this file.
 
 
-import { $, api, cardSpan, el, fill, pages, storedName, setSeat, showMessage, suitSpan } from "./common.js";
+import { $, api, cardSpan, el, fill, LOCAL, pages, storedName, setSeat, showMessage, suitSpan } from "./common.js";
 import { createChat } from "./chat.js";
 import { createClaims } from "./claim.js";
 import { createSound } from "./sound.js";
@@ -69,6 +69,10 @@ async function main() {
   hooks.message = handle;
   document.title = "Oh Hell";
   wireControls();
+  if (LOCAL && !TABLE && !START_ERROR) { // the site's table page opened bare: nothing to show here
+    window.location.replace(pages.home());
+    return;
+  }
   if (START_ERROR) {
     fill($("#status"), `Could not start the match: ${START_ERROR} `, el("a", { href: pages.home() }, "Go home"));
     return;
@@ -355,7 +359,7 @@ function statusLine() {
   if (t.status === "ended") {
     // A private table's record is its players' alone: no link for its watchers.
     const download = S.seat !== null || t.public
-      ? [el("a", { href: `/api/tables/${encodeURIComponent(TABLE)}/record`, download: "", onclick: downloadRecord },
+      ? [el("a", { href: LOCAL ? "#" : `/api/tables/${encodeURIComponent(TABLE)}/record`, download: "", onclick: downloadRecord },
         "Download the record so far"), " · "]
       : [];
     return el("span", {}, S.host ? "You ended this table. " : "The host ended this table. ", ...download,

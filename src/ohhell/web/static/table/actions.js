@@ -139,7 +139,7 @@ export function toggleLast() {
 export function toggleScores() {
   S.scoresOpen = !S.scoresOpen;
   redraw();
-  if (S.scoresOpen) $("#scores").scrollIntoView({ block: "nearest", behavior: "smooth" });
+  if (S.scoresOpen) $("#scores").scrollIntoView({ block: "start" }); // at once: a smooth scroll is cut short by the next re-draw
 }
 
 export async function copyInvite() {

@@ -76,7 +76,8 @@ export function renderStandings() {
   // A private table's record (and so its replay) is its players' alone.
   const mine = S.seat !== null || Boolean(S.table && S.table.public);
   const record = $("#download-record");
-  record.href = `/api/tables/${encodeURIComponent(TABLE)}/record`;
+  // On the offline site the worker writes the file (downloadRecord): no address has it.
+  record.href = LOCAL ? "#" : `/api/tables/${encodeURIComponent(TABLE)}/record`;
   record.setAttribute("download", `ohhell-${TABLE}.ohr`);
   record.onclick = downloadRecord;
   record.hidden = !mine;
