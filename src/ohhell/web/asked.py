@@ -6,16 +6,16 @@ take and refuse the same requests with the same words.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from .. import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, RulesError, make_rules
 from ..bots import level_refusal, opponent_levels
 from .errors import TableError
 from .fields import int_field, shown
 from .protocol import DEFAULT_PRESET, ProtocolError, clean_name
+from .seats import HUMAN
 
 Asked = dict[str, Any]
-HUMAN: Final = "human"  # a seat for a person (the tables' word for it)
 
 
 def text_field(data: Asked, key: str, default: str) -> str:

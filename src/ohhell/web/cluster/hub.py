@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from ... import CHANGE_GRACE, Rules
 from ...bots import level_refusal, opponent_levels
+from ..seats import seat_plan
 from ..storage.store import SeatRow, Store
 from ..tables.lobby import Lobby
 from ..tables.table import (
@@ -308,27 +309,15 @@ class Hub:
         """A new table in the lobby; returns (table id, the host's token).
         A ``public`` table is listed on the home page while a seat is open;
         ``settings`` are stored with it (``Store.create``)."""
-        if len(kinds) != rules.players:
-            raise TableError(f"a {rules.players}-player table needs {rules.players} seats, not {len(kinds)}")
-        if not 0 <= host_seat < rules.players:
-            raise TableError(f"your seat must be from 0 to {rules.players - 1}")
+        plan = seat_plan(rules, kinds, host_seat)
         table_id = secrets.token_urlsafe(9)
         token = new_token()
         rows = []
-        for seat, kind in enumerate(kinds):
-            if seat == host_seat:
+        for seat, (kind, level) in enumerate(plan):
+            if kind == HUMAN:
                 rows.append(SeatRow(seat, host_name, HUMAN, None, token_hash(token)))
-            elif kind == HUMAN:
-                rows.append(SeatRow(seat, None, OPEN, None, None))
-            elif kind in opponent_levels():
-                why = level_refusal(kind, rules)
-                if why:
-                    raise TableError(f"seat {seat + 1}: {why}", field="seats")
-                rows.append(SeatRow(seat, bot_name(seat, kind), BOT, kind, None))
             else:
-                raise TableError(
-                    f"seat {seat}: {kind!r} is neither human nor a bot level ({', '.join(opponent_levels())})"
-                )
+                rows.append(SeatRow(seat, bot_name(seat) if level else None, kind, level, None))
         seed = secrets.randbelow(2**62) if seed is None else seed
         clock = self.clock if clock is None else check_clock(clock)
         self.store.create(

@@ -47,6 +47,7 @@ from ..protocol import (
     parse_action,
     parse_message,
 )
+from ..seats import seat_plan
 from .table import BOT, HUMAN, OPEN, Conn, LocalTable, Seat, bot_name, new_token, token_hash
 
 SAVED_FORMAT = "ohhell-site-state-1"  # what ``save`` writes; another format starts afresh
@@ -396,26 +397,14 @@ class LocalServer:
         self, options: dict[str, str], kinds: list[str], host_seat: int, host_name: str
     ) -> tuple[str, str]:
         rules = make_rules("pagat", options)
-        if len(kinds) != rules.players:
-            raise TableError(f"a {rules.players}-player table needs {rules.players} seats, not {len(kinds)}")
-        if not 0 <= host_seat < rules.players:
-            raise TableError(f"your seat must be from 0 to {rules.players - 1}")
+        plan = seat_plan(rules, kinds, host_seat)
         token = new_token()
         seats = []
-        for seat, kind in enumerate(kinds):
-            if seat == host_seat:
+        for seat, (kind, level) in enumerate(plan):
+            if kind == HUMAN:
                 seats.append(Seat(seat, host_name, HUMAN, None, token_hash(token)))
-            elif kind == HUMAN:
-                seats.append(Seat(seat, None, OPEN, None, None))
-            elif kind in opponent_levels():
-                why = level_refusal(kind, rules)
-                if why:
-                    raise TableError(f"seat {seat + 1}: {why}", field="seats")
-                seats.append(Seat(seat, bot_name(seat), BOT, kind, None))
             else:
-                raise TableError(
-                    f"seat {seat}: {kind!r} is neither human nor a bot level ({', '.join(opponent_levels())})"
-                )
+                seats.append(Seat(seat, bot_name(seat) if level else None, kind, level, None))
         table_id = secrets.token_urlsafe(9)
         self.tables[table_id] = LocalTable(
             table_id, rules.options(), self._seed(), seats, host_seat, now=self.now, bot_delay=self.bot_delay

@@ -15,10 +15,8 @@ due (``due``) and the worker calls it again when the time comes.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import hmac
 import random
-import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -39,29 +37,13 @@ from ... import (
     seeded_chance,
 )
 from ...bots import Bot, get_bot
-from ...describe import BOT_SEAT_NAMES, refusal_words
+from ...describe import refusal_words
 from .. import views
 from ..errors import TableError
 from ..protocol import Json, dumps
-
-OPEN, HUMAN, BOT = "open", "human", "bot"
-COVER_LEVEL = "intermediate"  # plays a seat its person left or handed over, as on the server
-SEARCHING = frozenset({"expert"})  # levels that search for the worker's think seconds
+from ..seats import BOT, COVER_LEVEL, HUMAN, OPEN, SEARCHING, bot_name, new_token, token_hash
 
 Send = Callable[[str], None]
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def bot_name(seat: int) -> str:
-    """A bot's name, by seat, as the server names them (``tables.table.bot_name``)."""
-    return BOT_SEAT_NAMES[seat % len(BOT_SEAT_NAMES)]
 
 
 @dataclasses.dataclass

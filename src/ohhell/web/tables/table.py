@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import json
 import logging
 import random
-import secrets
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -43,10 +41,11 @@ from ... import (
     settling_play,
 )
 from ...bots import Bot, get_bot
-from ...describe import BOT_SEAT_NAMES, refusal_words
+from ...describe import refusal_words
 from .. import views
 from ..errors import TableError
 from ..protocol import Json, dumps
+from ..seats import BOT, COVER_LEVEL, HUMAN, OPEN, SEARCHING, bot_name, new_token, token_hash
 from ..storage.store import SeatRow, StaleVersion, Store, TableRow
 from .chat import ChatRefused, TableChat, hears, line_json
 from .claims import TableClaims
@@ -56,10 +55,7 @@ from .thinking import Thinkers, work_owner
 
 log = logging.getLogger("ohhell.web")
 
-OPEN, HUMAN, BOT = "open", "human", "bot"
 INVITED = "invited"  # a rematch's seat kept for the person who held it, until they accept or it starts
-COVER_LEVEL = "intermediate"  # plays an away seat until its player returns
-SEARCHING = frozenset({"expert"})  # levels that search for --think seconds a decision
 QUICK = frozenset({"random", "beginner", "intermediate"})  # built-in levels that answer in microseconds
 PRESENCE_INTERVAL = 0.5  # seconds: comings and goings are told at most this often
 DEFAULT_CLOCK = 60.0  # seconds a person has for each decision before a bot makes it
@@ -84,14 +80,6 @@ class Host(Protocol):
     async def reload(self, table: LiveTable) -> None: ...
 
     def finished(self, table: LiveTable) -> None: ...
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _seed(seed: int, purpose: str, *numbers: int) -> str:
@@ -722,13 +710,6 @@ class LiveTable:
 
     def record(self) -> Record:
         return views.table_record(self.match, self.seats, self.id, self.claims.accepted, "ohhell serve")
-
-
-def bot_name(seat: int, level: str) -> str:
-    """A bot's name: a first name by seat, as in the terminal. The level is
-    not part of it: the page shows it under the name ("bot: expert"), and a
-    name with the level in it was cut short on the table ("Chloe (inter…")."""
-    return BOT_SEAT_NAMES[seat % len(BOT_SEAT_NAMES)]
 
 
 def check_clock(seconds: float) -> float:
