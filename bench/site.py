@@ -24,7 +24,7 @@ import threading
 import time
 from pathlib import Path
 
-from ohhell.web.local.site import build, site_size
+from ohhell.web.local.site import SiteFiles, build, site_size
 
 # One decision each: the intermediate bot, and the expert with a fixed number
 # of worlds (a time budget would make both take the same time). CPython's
@@ -88,26 +88,15 @@ PRESS = """() => {
 }"""
 
 
-class _Files(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {  # noqa: RUF012 - the handler's own class attribute
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".js": "text/javascript",
-        ".mjs": "text/javascript",
-        ".wasm": "application/wasm",
-        ".webmanifest": "application/manifest+json",
-    }
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 def page_timings(site: Path, rounds: int) -> None:
     """Seconds from opening the cached site to a playable first hand, and the
     long tasks of the table page while the bots play (bots at the site's own
     pace)."""
     from playwright.sync_api import sync_playwright
 
-    files = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Files, directory=str(site)))
+    files = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(SiteFiles, directory=str(site))
+    )
     threading.Thread(target=files.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{files.server_address[1]}/"
     firsts: list[float] = []

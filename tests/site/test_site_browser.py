@@ -22,13 +22,13 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 import test_web_browser as tb  # the browser and the skip rule
 import test_web_browser_newcomer as nc  # what a newcomer presses
 
-from ohhell.web.local.site import SiteError, build, pyodide_folder
+from ohhell.web.local.site import SiteError, SiteFiles, build, pyodide_folder
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -36,21 +36,6 @@ if TYPE_CHECKING:
 PAUSE = 0.02  # seconds a bot waits before its move here (0.6 on the site by default)
 MATCH_LIMIT = 420  # seconds for a whole default match (19 hands) under Pyodide
 PHONE = {"width": 390, "height": 844}
-
-
-class _Files(http.server.SimpleHTTPRequestHandler):
-    """A plain static file server, with the types any static host gives."""
-
-    extensions_map = {  # noqa: RUF012 - the handler's own class attribute
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".js": "text/javascript",
-        ".mjs": "text/javascript",
-        ".wasm": "application/wasm",
-        ".webmanifest": "application/manifest+json",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +51,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("site")
     build(folder, runtime)
     files = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Files, directory=str(folder))
+        ("127.0.0.1", 0), functools.partial(SiteFiles, directory=str(folder))
     )
     threading.Thread(target=files.serve_forever, daemon=True).start()
     try:

@@ -8,6 +8,7 @@ import random
 import re
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -320,6 +321,13 @@ def _sign_up(client: TestClient, name: str) -> None:
     assert answer.status_code == 200, answer.text
 
 
+def _bid_once(player: Any) -> None:
+    """The person's first decision, taken (a match under way, theirs played)."""
+    state = player.my_turn()
+    player.act(next(a for a in state["obs"]["legal"] if a["kind"] != "change"))
+    player.state_where(lambda m: m["version"] > state["version"], "the bid taken")
+
+
 def _rated(client: TestClient, table: str) -> str:
     """The table's rating outcome, once it is written (in a thread)."""
     engine = client.app.state.server.store.engine  # type: ignore[attr-defined]
@@ -337,14 +345,10 @@ def test_a_host_who_ends_a_match_under_way_is_rated_last_and_nobody_else_is_move
     # Ending the match when it goes badly must cost what losing it does.
     app = with_addresses(make_app(str(tmp_path / "t.db")))
     with TestClient(app) as client:
-        client.post(
-            "/api/account/signup", json={"name": "Ann", "password": PASSWORD}, headers=from_address("a")
-        )
+        _sign_up(client, "Ann")
         made = client.post("/api/play-now", json={"level": "random", "preset": "okenuff"}).json()
         with connect(client, made["table"], made["token"]) as player:
-            state = player.my_turn()
-            player.act(next(a for a in state["obs"]["legal"] if a["kind"] != "change"))
-            player.state_where(lambda m: m["version"] > state["version"], "the bid taken")
+            _bid_once(player)
             player.send({"type": "end"})
             player.until(lambda m: m["type"] == "table" and m["status"] == "ended", "the end")
         assert _rated(client, made["table"]) == "rated"
@@ -365,14 +369,10 @@ def test_the_server_s_host_closing_a_table_rates_nobody(tmp_path: Path) -> None:
 
     app = with_addresses(make_app(str(tmp_path / "t.db")))
     with TestClient(app) as client:
-        client.post(
-            "/api/account/signup", json={"name": "Ann", "password": PASSWORD}, headers=from_address("a")
-        )
+        _sign_up(client, "Ann")
         made = client.post("/api/play-now", json={"level": "random", "preset": "okenuff"}).json()
         with connect(client, made["table"], made["token"]) as player:
-            state = player.my_turn()
-            player.act(next(a for a in state["obs"]["legal"] if a["kind"] != "change"))
-            player.state_where(lambda m: m["version"] > state["version"], "the bid taken")
+            _bid_once(player)
             table = app.state.server.hub.tables[made["table"]]
             client.portal.call(lambda: end(table, "The server closed the table.", by_host=False))  # type: ignore[union-attr]
             player.until(lambda m: m["type"] == "table" and m["status"] == "ended", "the end")
@@ -424,9 +424,7 @@ def test_who_let_a_bot_finish_is_placed_last_and_a_seat_the_host_took_is_not() -
 def test_others_see_no_private_table_of_a_public_profile(tmp_path: Path) -> None:
     app = with_addresses(make_app(str(tmp_path / "t.db")))
     with TestClient(app) as client:
-        client.post(
-            "/api/account/signup", json={"name": "Ann", "password": PASSWORD}, headers=from_address("a")
-        )
+        _sign_up(client, "Ann")
         client.post("/api/account/public", json={"public": True}, headers=from_address("a"))
         made = client.post("/api/play-now", json={"level": "random", "preset": "okenuff"}).json()
         with connect(client, made["table"], made["token"]) as player:

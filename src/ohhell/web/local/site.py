@@ -26,6 +26,7 @@ Nothing in the site is fetched from anywhere but the site itself.
 from __future__ import annotations
 
 import hashlib
+import http.server
 import json
 import re
 import shutil
@@ -71,6 +72,22 @@ NAME: Final = "Oh Hell"
 THEME: Final = "#1d5c3a"  # the table's felt
 BACKGROUND: Final = "#f4f1e8"
 ZIP_DATE: Final = (2026, 1, 1, 0, 0, 0)  # every entry's date: the same sources make the same zip
+
+
+class SiteFiles(http.server.SimpleHTTPRequestHandler):
+    """A plain static file server for a built site (the tests' and the
+    bench's), with the types any static host gives its files."""
+
+    extensions_map = {  # noqa: RUF012 - the handler's own class attribute
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+        ".wasm": "application/wasm",
+        ".webmanifest": "application/manifest+json",
+    }
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
 
 
 class SiteError(Exception):
@@ -284,6 +301,7 @@ __all__ = [
     "PYODIDE_FILES",
     "PYODIDE_VERSION",
     "SiteError",
+    "SiteFiles",
     "build",
     "check_pyodide",
     "manifest",
