@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from .. import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, RulesError, make_rules
-from ..bots import level_refusal, opponent_levels
 from .errors import TableError
 from .fields import int_field, shown
 from .protocol import DEFAULT_PRESET, ProtocolError, clean_name
-from .seats import HUMAN
+from .seats import HUMAN, check_level
 
 Asked = dict[str, Any]
 
@@ -52,12 +51,8 @@ def play_now_asked(data: Asked) -> tuple[Rules, list[str], str]:
     bots of one level: ``(rules, each seat's kind, the person's name)``."""
     preset = text_field(data, "preset", DEFAULT_PRESET)
     level = text_field(data, "level", "intermediate")
-    if level not in opponent_levels():
-        raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
     rules = make_rules(preset)
-    why = level_refusal(level, rules)
-    if why:
-        raise TableError(why)
+    check_level(level, rules)
     # Not "You": the page marks a person's own seat "you" already ("You you").
     name = name_field(data, "Player 1")
     return rules, [HUMAN] + [level] * (rules.players - 1), name

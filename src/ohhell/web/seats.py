@@ -36,6 +36,41 @@ def bot_name(seat: int, level: str | None = None) -> str:
     return BOT_SEAT_NAMES[seat % len(BOT_SEAT_NAMES)]
 
 
+def check_level(level: str, rules: Rules) -> None:
+    """A bot level the table may have (``level_refusal``: some are made for
+    one rule set alone), or ``TableError`` saying why not."""
+    if level not in opponent_levels():
+        raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
+    why = level_refusal(level, rules)
+    if why:
+        raise TableError(why)
+
+
+def seat_to_join(kinds: Sequence[str], seat: int | None) -> int:
+    """The seat a person joining takes: ``seat``, or the first open one
+    (None); ``TableError`` when there is none or it is taken."""
+    if seat is None:
+        seat = next((s for s, kind in enumerate(kinds) if kind == OPEN), None)
+        if seat is None:
+            raise TableError("every seat is taken", status=409)
+    if not 0 <= seat < len(kinds):
+        raise TableError(f"there is no seat {seat + 1}")
+    if kinds[seat] != OPEN:
+        raise TableError(f"seat {seat + 1} is taken", status=409)
+    return seat
+
+
+def check_all_seated(kinds: Sequence[str]) -> None:
+    """A match starts with every seat taken, or ``TableError`` naming the open ones."""
+    open_seats = [s for s, kind in enumerate(kinds) if kind == OPEN]
+    if open_seats:
+        raise TableError(
+            f"seat {', '.join(str(s + 1) for s in open_seats)} is still open: "
+            "wait for players or fill it with bots",
+            status=409,
+        )
+
+
 def seat_plan(rules: Rules, kinds: Sequence[str], host_seat: int) -> list[tuple[str, str | None]]:
     """A new table's seats from what its host asked: each seat's kind
     ("human" for the host's own, OPEN for a person to come, BOT) and a bot's
@@ -69,7 +104,10 @@ __all__ = [
     "OPEN",
     "SEARCHING",
     "bot_name",
+    "check_all_seated",
+    "check_level",
     "new_token",
     "seat_plan",
+    "seat_to_join",
     "token_hash",
 ]

@@ -16,8 +16,7 @@ import time
 from collections.abc import Callable
 
 from ... import CHANGE_GRACE, Rules
-from ...bots import level_refusal, opponent_levels
-from ..seats import seat_plan
+from ..seats import check_all_seated, check_level, seat_plan, seat_to_join
 from ..storage.store import SeatRow, Store
 from ..tables.lobby import Lobby
 from ..tables.table import (
@@ -333,16 +332,9 @@ class Hub:
         async with table.lock:
             if table.status != "lobby":
                 raise TableError("the match has started", status=409)
-            if seat is None:
-                seat = next((s.seat for s in table.seats if s.kind == OPEN), None)
-                if seat is None:
-                    raise TableError("every seat is taken", status=409)
-            if not 0 <= seat < len(table.seats):
-                raise TableError(f"there is no seat {seat + 1}")
+            seat = seat_to_join([s.kind for s in table.seats], seat)
             name = name or f"Player {seat + 1}"
             s = table.seats[seat]
-            if s.kind != OPEN:
-                raise TableError(f"seat {seat + 1} is taken", status=409)
             token = new_token()
             row = SeatRow(seat, name, HUMAN, None, token_hash(token))
             if not self.store.claim_seat(table.id, row):
@@ -359,11 +351,7 @@ class Hub:
             self._host(table, token)
             if table.status != "lobby":
                 raise TableError("the match has started", status=409)
-            if level not in opponent_levels():
-                raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
-            why = level_refusal(level, table.rules)
-            if why:
-                raise TableError(why)
+            check_level(level, table.rules)
             for s in table.seats:
                 if s.kind == OPEN:
                     s.name, s.kind, s.level = bot_name(s.seat, level), BOT, level
@@ -377,13 +365,7 @@ class Hub:
             self._host(table, token)
             if table.status != "lobby":
                 raise TableError("the match has already started", status=409)
-            open_seats = [s.seat for s in table.seats if s.kind == OPEN]
-            if open_seats:
-                raise TableError(
-                    f"seat {', '.join(str(s + 1) for s in open_seats)} is still open: "
-                    "wait for players or fill it with bots",
-                    status=409,
-                )
+            check_all_seated([s.kind for s in table.seats])
             # A rematch's seats that nobody took back: bots play them.
             for s in table.seats:
                 if s.kind == INVITED:

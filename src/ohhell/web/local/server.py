@@ -29,7 +29,6 @@ from typing import Any
 
 from ... import RulesError, make_rules, observe
 from ... import dumps as dumps_record
-from ...bots import level_refusal, opponent_levels
 from ...bots.hint import hint
 from ...scorekeeper import ScoreError, ScoreGame
 from .. import sheets
@@ -47,7 +46,7 @@ from ..protocol import (
     parse_action,
     parse_message,
 )
-from ..seats import seat_plan
+from ..seats import check_all_seated, check_level, seat_plan, seat_to_join
 from .table import BOT, HUMAN, OPEN, Conn, LocalTable, Seat, bot_name, new_token, token_hash
 
 SAVED_FORMAT = "ohhell-site-state-1"  # what ``save`` writes; another format starts afresh
@@ -433,13 +432,7 @@ class LocalServer:
         self._host(table, {"token": token})
         if table.status != "lobby":
             raise TableError("the match has already started", status=409)
-        open_seats = [s.seat for s in table.seats if s.kind == OPEN]
-        if open_seats:
-            raise TableError(
-                f"seat {', '.join(str(s + 1) for s in open_seats)} is still open: "
-                "wait for players or fill it with bots",
-                status=409,
-            )
+        check_all_seated([s.kind for s in table.seats])
         table.status = "playing"
         table.match.restart_clock()
         table.broadcast_table()
@@ -476,11 +469,7 @@ class LocalServer:
         level = text_field(data, "level", "intermediate")
         if table.status != "lobby":
             raise TableError("the match has started", status=409)
-        if level not in opponent_levels():
-            raise TableError(f"unknown bot level {level!r}; levels are {', '.join(opponent_levels())}")
-        why = level_refusal(level, table.rules)
-        if why:
-            raise TableError(why)
+        check_level(level, table.rules)
         for s in table.seats:
             if s.kind == OPEN:
                 s.name, s.kind, s.level = bot_name(s.seat), BOT, level
@@ -492,15 +481,8 @@ class LocalServer:
         name = name_field(data, "Player") if data.get("name") else None
         if table.status != "lobby":
             raise TableError("the match has started", status=409)
-        if seat is None:
-            seat = next((s.seat for s in table.seats if s.kind == OPEN), None)
-            if seat is None:
-                raise TableError("every seat is taken", status=409)
-        if not 0 <= seat < len(table.seats):
-            raise TableError(f"there is no seat {seat + 1}")
+        seat = seat_to_join([s.kind for s in table.seats], seat)
         s = table.seats[seat]
-        if s.kind != OPEN:
-            raise TableError(f"seat {seat + 1} is taken", status=409)
         token = new_token()
         s.name, s.kind, s.token_hash = name or f"Player {seat + 1}", HUMAN, token_hash(token)
         table.broadcast_table()
