@@ -1,6 +1,7 @@
 """What a client asks to make a table (``POST /api/play-now``, ``POST
-/api/tables``), read and checked in one place from the core alone, so the
-server (web/app.py) and the offline site's worker (web/local/server.py)
+/api/tables``), and at it (an action, a seat handed to a bot), read and
+checked in one place from the core alone, so the server (web/app.py,
+web/tables/messages.py) and the offline site's worker (web/local/server.py)
 take and refuse the same requests with the same words.
 """
 
@@ -8,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules, RulesError, make_rules
+from .. import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Action, Rules, RulesError, make_rules
 from .errors import TableError
 from .fields import int_field, shown
-from .protocol import DEFAULT_PRESET, ProtocolError, clean_name
+from .protocol import DEFAULT_PRESET, ProtocolError, clean_name, parse_action
 from .seats import HUMAN, check_level
 
 Asked = dict[str, Any]
@@ -91,4 +92,33 @@ def new_table_asked(data: Asked) -> tuple[Rules, list[str], int, str]:
     return rules, list(kinds), seat, name
 
 
-__all__ = ["name_field", "new_table_asked", "play_now_asked", "rule_field", "text_field"]
+def action_asked(message: Asked, seat: int) -> tuple[Action, int]:
+    """An ``act`` message from ``seat``: its action and the version of the
+    state it was chosen on."""
+    version = message.get("version")
+    if type(version) is not int:
+        raise ProtocolError('"version" must be the version of the state you acted on')
+    return parse_action(message.get("action"), seat), version
+
+
+def seat_to_cover(message: Asked, seat: int | None, host: bool, seats: int) -> int:
+    """A ``replace`` message: the seat the host hands to a bot."""
+    if not host:
+        raise TableError("only the table's host may hand a seat to a bot", "seat")
+    target = message.get("seat")
+    if type(target) is not int or not 0 <= target < seats:
+        raise ProtocolError(f'"seat" must be a seat from 0 to {seats - 1}')
+    if target == seat:
+        raise TableError("you cannot hand your own seat to a bot: just stop playing", "seat")
+    return target
+
+
+__all__ = [
+    "action_asked",
+    "name_field",
+    "new_table_asked",
+    "play_now_asked",
+    "rule_field",
+    "seat_to_cover",
+    "text_field",
+]

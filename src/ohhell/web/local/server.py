@@ -32,7 +32,7 @@ from ... import dumps as dumps_record
 from ...bots.hint import hint
 from ...scorekeeper import ScoreError, ScoreGame
 from .. import sheets
-from ..asked import name_field, new_table_asked, play_now_asked, text_field
+from ..asked import action_asked, name_field, new_table_asked, play_now_asked, seat_to_cover, text_field
 from ..errors import TableError
 from ..fields import int_field
 from ..form import form_options
@@ -43,7 +43,6 @@ from ..protocol import (
     action_json,
     dumps,
     options_json,
-    parse_action,
     parse_message,
 )
 from ..seats import check_all_seated, check_level, seat_plan, seat_to_join
@@ -302,19 +301,11 @@ class LocalServer:
             table.status = "ended"
             table.broadcast_table()
         else:
-            version = message.get("version")
-            if type(version) is not int:
-                raise ProtocolError('"version" must be the version of the state you acted on')
-            table.act(conn.seat, parse_action(message.get("action"), conn.seat), version)
+            action, version = action_asked(message, conn.seat)
+            table.act(conn.seat, action, version)
 
     def _replace(self, table: LocalTable, conn: Conn, message: Json) -> None:
-        if not conn.host:
-            raise TableError("only the table's host may hand a seat to a bot", "seat")
-        seat = message.get("seat")
-        if type(seat) is not int or not 0 <= seat < len(table.seats):
-            raise ProtocolError(f'"seat" must be a seat from 0 to {len(table.seats) - 1}')
-        if seat == conn.seat:
-            raise TableError("you cannot hand your own seat to a bot: just stop playing", "seat")
+        seat = seat_to_cover(message, conn.seat, conn.host, len(table.seats))
         s = table.seats[seat]
         if s.kind != HUMAN:
             raise TableError(f"seat {seat + 1} is not a person's seat", "seat")

@@ -7,8 +7,9 @@ the bots).
 from __future__ import annotations
 
 from ... import observe
+from ..asked import action_asked, seat_to_cover
 from ..errors import TableError
-from ..protocol import Json, ProtocolError, action_json, parse_action
+from ..protocol import Json, ProtocolError, action_json
 from . import seating
 from .chat import REACTIONS, clean_text, parse_mutes, watcher_name
 from .connection import Connection
@@ -60,19 +61,9 @@ async def handle(table: LiveTable, conn: Connection, message: Json) -> None:
         table.uncover(conn.seat)
         return
     if kind == "replace":
-        if not conn.host:
-            raise TableError("only the table's host may hand a seat to a bot", "seat")
-        seat = message.get("seat")
-        if type(seat) is not int or not 0 <= seat < len(table.seats):
-            raise ProtocolError(f'"seat" must be a seat from 0 to {len(table.seats) - 1}')
-        if seat == conn.seat:
-            raise TableError("you cannot hand your own seat to a bot: just stop playing", "seat")
-        await table.cover(seat)
+        await table.cover(seat_to_cover(message, conn.seat, conn.host, len(table.seats)))
         return
-    version = message.get("version")
-    if type(version) is not int:
-        raise ProtocolError('"version" must be the version of the state you acted on')
-    action = parse_action(message.get("action"), conn.seat)
+    action, version = action_asked(message, conn.seat)
     await table.act(conn.seat, action, version)
 
 
